@@ -1,0 +1,27 @@
+# Dependencies come from Debian packages only (see README / scripts/install-deps.sh).
+find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(yaml-cpp REQUIRED)
+find_package(Tpetra REQUIRED)
+find_package(Belos REQUIRED)
+find_package(Zoltan2 REQUIRED)
+find_package(VTK REQUIRED COMPONENTS CommonCore CommonDataModel IOXML)
+
+add_library(grains_deps INTERFACE)
+add_library(grains::deps ALIAS grains_deps)
+# Trilinos headers are SYSTEM so that our own code can build with -Werror.
+target_include_directories(grains_deps SYSTEM INTERFACE
+  ${Tpetra_INCLUDE_DIRS} ${Tpetra_TPL_INCLUDE_DIRS}
+  ${Belos_INCLUDE_DIRS} ${Belos_TPL_INCLUDE_DIRS}
+  ${Zoltan2_INCLUDE_DIRS} ${Zoltan2_TPL_INCLUDE_DIRS})
+target_link_libraries(grains_deps INTERFACE
+  ${Belos_LIBRARIES} ${Zoltan2_LIBRARIES} ${Tpetra_LIBRARIES}
+  MPI::MPI_CXX MPI::MPI_C OpenMP::OpenMP_CXX Eigen3::Eigen yaml-cpp ${VTK_LIBRARIES})
+
+function(grains_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wno-unknown-pragmas)
+  if(GRAINS_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

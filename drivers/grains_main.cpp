@@ -1,0 +1,83 @@
+// The `grains` executable: parses the command line, loads the config and runs.
+// Only this driver decides to exit; the library reports errors by exceptions.
+#include "grains/app/command_line.hpp"
+#include "grains/app/simulation.hpp"
+#include "grains/config/config_loader.hpp"
+
+#include <Tpetra_Core.hpp>
+
+#include <iostream>
+#include <mpi.h>
+
+namespace {
+
+constexpr int kExitRuntime = 1;
+constexpr int kExitUsage = 2;
+
+int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> comm) {
+  using Command = grains::CommandLine::Command;
+  const bool root = comm->getRank() == 0;
+  switch (cl.command) {
+    case Command::Help:
+      if (root) std::cout << grains::usageText();
+      return 0;
+    case Command::Version:
+      if (root) std::cout << "grains " << GRAINS_VERSION << "\n";
+      return 0;
+    case Command::Validate: {
+      const auto config = grains::loadConfigFile(*cl.config_path, cl.overrides);
+      if (root)
+        std::cout << "# " << *cl.config_path << ": valid\n" << grains::configToYaml(config);
+      return 0;
+    }
+    case Command::Run: {
+      const auto config = cl.config_path
+                              ? grains::loadConfigFile(*cl.config_path, cl.overrides)
+                              : grains::loadConfigString(grains::defaultConfigYaml(),
+                                                         "<built-in demo>", ".", cl.overrides);
+      grains::RunOptions options;
+      options.output_dir = cl.output_dir;
+      options.steps = cl.steps;
+      options.overwrite = cl.overwrite;
+      options.log = &std::cout;
+      if (root)
+        std::cout << "grains " << GRAINS_VERSION << ": " << config.source << " on "
+                  << comm->getSize() << " rank(s)\n";
+      const auto summary = grains::runSimulation(config, options, comm);
+      if (root)
+        std::cout << "done: " << summary.steps << " steps, t=" << summary.time << " s, "
+                  << summary.bodies << " bodies, " << summary.contacts << " contacts ("
+                  << summary.active_contacts << " active), KE=" << summary.kinetic_energy
+                  << " J, max overlap=" << summary.max_overlap << " m, "
+                  << summary.unconverged_steps << " unconverged steps, " << summary.wall_seconds
+                  << " s wall; output in " << summary.output_dir << "\n";
+      return 0;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tpetra::ScopeGuard scope(&argc, &argv);
+  auto comm = Tpetra::getDefaultComm();
+  const bool root = comm->getRank() == 0;
+  try {
+    const grains::CommandLine cl =
+        grains::parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+    return runCommand(cl, comm);
+  } catch (const grains::UsageError& e) {
+    // Deterministic on every rank: each rank returns the same code.
+    if (root) std::cerr << "grains: error: " << e.what() << "\n(see grains --help)\n";
+    return kExitUsage;
+  } catch (const grains::ConfigError& e) {
+    if (root) std::cerr << "grains: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    // May have happened on one rank only: report it from that rank and abort all.
+    std::cerr << "grains: error (rank " << comm->getRank() << "): " << e.what() << "\n";
+    if (comm->getSize() > 1) MPI_Abort(MPI_COMM_WORLD, kExitRuntime);
+    return kExitRuntime;
+  }
+}

@@ -1,0 +1,37 @@
+#pragma once
+// A whole run: bodies from the config, the time loop, VTK and metrics output.
+#include "grains/config/simulation_config.hpp"
+#include "grains/linalg/tpetra_types.hpp"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace grains {
+
+struct RunOptions {
+  std::optional<std::string> output_dir;  ///< overrides output.dir
+  std::optional<long> steps;              ///< overrides the config's step count
+  bool overwrite = false;                 ///< allow replacing grains' outputs in output_dir
+  std::ostream* log = nullptr;            ///< progress lines (rank 0); null = silent
+};
+
+struct RunSummary {
+  long steps = 0;
+  double time = 0.0;
+  long bodies = 0;
+  long contacts = 0;
+  long active_contacts = 0;
+  double kinetic_energy = 0.0;
+  double max_overlap = 0.0;
+  double wall_seconds = 0.0;
+  long unconverged_steps = 0;
+  std::string output_dir;
+};
+
+/// Collective over `comm`. Throws ConfigError for bad input and
+/// std::runtime_error for failures during the run.
+RunSummary runSimulation(const SimulationConfig& config, const RunOptions& options,
+                         RCP<const Comm> comm);
+
+}  // namespace grains

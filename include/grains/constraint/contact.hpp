@@ -1,0 +1,38 @@
+#pragma once
+// One unilateral contact constraint owned by this rank.
+#include "grains/geometry/contact_geometry.hpp"
+
+#include <cstddef>
+#include <functional>
+
+namespace grains {
+
+/// Identifies a contact across steps (for warm starting): two body GIDs with
+/// a < b, or for a wall contact a = -(wall index + 1) and b the body's GID.
+struct ContactKey {
+  GlobalId a = kNoBody;
+  GlobalId b = kNoBody;
+  bool operator==(const ContactKey& o) const { return a == o.a && b == o.b; }
+  bool operator<(const ContactKey& o) const { return a < o.a || (a == o.a && b < o.b); }
+};
+
+struct ContactKeyHash {
+  std::size_t operator()(const ContactKey& k) const {
+    const auto ha = std::hash<GlobalId>{}(k.a);
+    const auto hb = std::hash<GlobalId>{}(k.b);
+    return ha ^ (hb + 0x9e3779b97f4a7c15ULL + (ha << 6) + (ha >> 2));
+  }
+};
+
+struct Contact {
+  ContactKey key;
+  int wall = -1;     ///< wall index for a wall contact, else -1
+  int body_a = -1;   ///< index into the domain's body array (-1 for a wall)
+  int body_b = -1;   ///< index into the domain's body array
+  ContactGeometry geometry;
+  double mu = 0.0;
+
+  bool isWall() const { return wall >= 0; }
+};
+
+}  // namespace grains

@@ -1,0 +1,23 @@
+#pragma once
+// Broad + narrow phase: the contacts this rank owns. Ownership rule (DESIGN.md):
+// a body-body contact belongs to the rank owning the lower-GID body, a wall
+// contact to the body's owner.
+#include "grains/constraint/contact.hpp"
+#include "grains/core/wall.hpp"
+#include "grains/parallel/body_domain.hpp"
+
+#include <vector>
+
+namespace grains {
+
+struct DetectionSettings {
+  double envelope = 0.0;  ///< speculative contacts are kept up to this gap
+  double mu = 0.0;
+};
+
+/// Contacts with gap <= envelope, sorted by key (deterministic for any thread
+/// or rank count).
+std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
+                                    const DetectionSettings& settings);
+
+}  // namespace grains

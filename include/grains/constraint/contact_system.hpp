@@ -1,0 +1,55 @@
+#pragma once
+// Assembly of the contact QP of one inertial time step (seed 001 eqs. 4-10,
+// seed 004 eq. 17), with gamma the contact impulse over the step [N s]:
+//   u+ = u_free + W D gamma,   u_free = u + dt W F,
+//   w  = A gamma + b = (gap after the step) >= 0  complementary to gamma_n >= 0,
+//   A  = dt D^T W D + eps I,   b = phi_eff + dt D^T u_free  (tangent rows: no gap).
+// phi_eff is the exact gap for speculative contacts (gap >= 0) and the SPOOK
+// relaxed gap 4/(1+4d) * gap for overlaps (seed 000 eq. 21, d = tau/dt);
+// eps = 4 c / (dt (1 + 4 d)) is SPOOK's compliance in gap-per-impulse units.
+#include "grains/constraint/contact.hpp"
+#include "grains/constraint/contact_operator.hpp"
+#include "grains/parallel/body_domain.hpp"
+#include "grains/solver/quadratic_program.hpp"
+
+#include <vector>
+
+namespace grains {
+
+struct AssemblySettings {
+  double dt = 1e-3;
+  FrictionModel friction = FrictionModel::Frictionless;
+  double damping_steps = 4.0;
+  double compliance = 0.0;
+  Vec3 gravity = Vec3::Zero();
+};
+
+/// Row of D^T for one body and one direction d applied at contact point y on
+/// a body centred at x: [d^T, ((y - x) x d)^T] (DESIGN.md sign convention; the
+/// side-a body gets the negated row).
+Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point,
+                                        const Vec3& center);
+
+/// Orthonormal tangents (t1, t2) with t1 x t2 = n, chosen deterministically from n.
+void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2);
+
+struct ContactSystem {
+  RCP<const Map> body_map;        ///< 6 DOFs per owned body, GIDs 6*gid + k
+  RCP<const Map> constraint_map;  ///< blockSize() unknowns per owned contact
+  RCP<CrsMatrix> Dt;
+  RCP<MobilityOperator> mobility;
+  RCP<ContactOperator> A;
+  RCP<FactoredOperator> factored;
+  RCP<Vector> b;
+  RCP<Vector> u_free;  ///< free velocities (u, omega) of owned bodies on body_map
+  QuadraticProgram qp;
+};
+
+ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<Contact>& contacts,
+                                    const AssemblySettings& settings);
+
+/// Generalized impulse D gamma on the owned bodies (ghost contributions summed
+/// in), as a body_map vector.
+RCP<Vector> bodyImpulses(const ContactSystem& system, const Vector& gamma);
+
+}  // namespace grains

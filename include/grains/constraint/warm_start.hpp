@@ -1,0 +1,26 @@
+#pragma once
+// Impulses of the previous step keyed by contact, to warm-start the solver
+// for contacts that persist.
+#include "grains/constraint/contact.hpp"
+#include "grains/linalg/tpetra_types.hpp"
+
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+namespace grains {
+
+class WarmStartCache {
+ public:
+  /// Fill gamma (block unknowns per contact, local rows in contact order)
+  /// with remembered impulses; new contacts start at zero.
+  void fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const;
+  /// Remember the impulses of this step's contacts (forgets the rest).
+  void store(const std::vector<Contact>& contacts, int block, const Vector& gamma);
+  std::size_t size() const { return impulses_.size(); }
+
+ private:
+  std::unordered_map<ContactKey, std::array<double, 3>, ContactKeyHash> impulses_;
+};
+
+}  // namespace grains

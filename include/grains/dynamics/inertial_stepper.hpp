@@ -1,0 +1,59 @@
+#pragma once
+// One inertial non-smooth time step (seed 001 eqs. 4-10; seed 004 eq. 17):
+// migrate + halo, contact detection, QP assembly, solve, velocity update,
+// semi-implicit position/orientation update (seed 001 eq. 8).
+#include "grains/constraint/contact_detection.hpp"
+#include "grains/constraint/contact_system.hpp"
+#include "grains/constraint/warm_start.hpp"
+#include "grains/core/wall.hpp"
+#include "grains/parallel/body_domain.hpp"
+#include "grains/solver/solver.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace grains {
+
+struct StepperSettings {
+  AssemblySettings assembly;
+  double envelope = 0.0;
+  double mu = 0.0;
+  long rebalance_every = 100;  ///< interim slab re-balancing period (steps)
+};
+
+/// Global (all-rank) results of one step.
+struct StepReport {
+  long bodies = 0;
+  long contacts = 0;         ///< constraints, including speculative ones
+  long active_contacts = 0;  ///< contacts with a positive normal impulse
+  double max_overlap = 0.0;  ///< largest penetration depth after the step [m]
+  double kinetic_energy = 0.0;
+  SolveReport solve;
+};
+
+class InertialStepper {
+ public:
+  InertialStepper(StepperSettings settings, std::vector<Wall> walls,
+                  std::unique_ptr<Solver> solver);
+
+  StepReport step(BodyDomain& domain, long step_index);
+  const StepperSettings& settings() const { return settings_; }
+  /// This rank's contacts of the last step and their impulses (blockSize()
+  /// values per contact: normal, then the two tangents) [N s].
+  const std::vector<Contact>& lastContacts() const { return last_contacts_; }
+  const std::vector<double>& lastImpulses() const { return last_impulses_; }
+
+ private:
+  StepperSettings settings_;
+  std::vector<Wall> walls_;
+  std::unique_ptr<Solver> solver_;
+  WarmStartCache warm_start_;
+  double halo_reach_ = -1.0;
+  std::vector<Contact> last_contacts_;
+  std::vector<double> last_impulses_;
+};
+
+/// Kinetic energy of all bodies (collective).
+double globalKineticEnergy(const BodyDomain& domain);
+
+}  // namespace grains

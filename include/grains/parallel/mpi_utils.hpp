@@ -1,0 +1,18 @@
+#pragma once
+// Thin helpers over the raw MPI communicator behind a Teuchos::Comm.
+#include "grains/linalg/tpetra_types.hpp"
+
+#include <mpi.h>
+
+namespace grains {
+
+/// The MPI communicator of a Teuchos::MpiComm (throws for a serial comm).
+MPI_Comm rawMpiComm(const Comm& comm);
+
+double globalSum(const Comm& comm, double value);
+long globalSum(const Comm& comm, long value);
+double globalMax(const Comm& comm, double value);
+double globalMin(const Comm& comm, double value);
+long globalMax(const Comm& comm, long value);
+
+}  // namespace grains

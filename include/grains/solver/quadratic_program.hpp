@@ -1,0 +1,56 @@
+#pragma once
+// The contact problem handed to a solver:
+//   min 1/2 g^T A g + b^T g   subject to  g in K,
+// with A symmetric positive semi-definite, applied as a Tpetra::Operator.
+// A solver sees only linear algebra, never bodies.
+#include "grains/core/types.hpp"
+#include "grains/linalg/tpetra_types.hpp"
+#include "grains/solver/cone_set.hpp"
+
+#include <Eigen/Core>
+#include <vector>
+
+namespace grains {
+
+/// Mobility (inverse mass / inverse inertia) of one body column block.
+struct BodyMobility {
+  double inverse_mass = 0.0;
+  Mat3 inverse_inertia = Mat3::Zero();
+};
+
+/// Optional factored form A = scale * D^T W D + regularisation * I, for
+/// solvers that work row by row on the constraints (projected Gauss-Seidel).
+/// Dt's rows are constraint unknowns (row map = A's map); its column map holds
+/// 6 consecutive columns (u_x,u_y,u_z,w_x,w_y,w_z) per body, owned bodies and
+/// ghosts, and its domain map is the owned body-DOF map.
+struct FactoredOperator {
+  RCP<const CrsMatrix> Dt;
+  /// W per column-map body: mobility[k] belongs to columns 6k..6k+5.
+  std::vector<BodyMobility> mobility;
+  double scale = 1.0;
+  double regularisation = 0.0;
+};
+
+struct QuadraticProgram {
+  RCP<const Operator> A;
+  RCP<const Vector> b;
+  ConeSet cones;
+  /// Present when the problem comes from contact assembly; may be null.
+  RCP<const FactoredOperator> factored;
+
+  RCP<const Map> map() const { return b->getMap(); }
+};
+
+/// Measures every solver reports the same way (global reductions).
+struct QpMeasures {
+  double residual = 0.0;   ///< || g - Pi_K(g - (A g + b)) ||_inf
+  double objective = 0.0;  ///< 1/2 g^T A g + b^T g
+};
+
+/// Evaluates the measures at gamma (one application of A).
+QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma);
+/// Same, reusing a precomputed gradient Ag + b.
+QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma,
+                            const Vector& gradient);
+
+}  // namespace grains

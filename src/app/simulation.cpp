@@ -1,0 +1,128 @@
+#include "grains/app/simulation.hpp"
+
+#include "grains/config/config_loader.hpp"
+#include "grains/dynamics/inertial_stepper.hpp"
+#include "grains/io/metrics_writer.hpp"
+#include "grains/io/output_directory.hpp"
+#include "grains/io/vtk_series_writer.hpp"
+#include "grains/parallel/mpi_utils.hpp"
+#include "grains/scenario/body_generator.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+namespace grains {
+namespace {
+
+StepperSettings stepperSettings(const SimulationConfig& config, double max_radius) {
+  StepperSettings s;
+  s.assembly.dt = config.simulation.dt;
+  s.assembly.friction = config.contact.friction;
+  s.assembly.damping_steps = config.contact.damping_steps;
+  s.assembly.compliance = config.contact.compliance;
+  s.assembly.gravity = config.simulation.gravity;
+  s.mu = config.contact.friction == FrictionModel::Frictionless ? 0.0 : config.contact.mu;
+  s.envelope = config.contact.envelope > 0.0 ? config.contact.envelope : 0.1 * max_radius;
+  return s;
+}
+
+void writeEffectiveConfig(const SimulationConfig& config, const std::string& dir, int rank) {
+  if (rank != 0) return;
+  std::ofstream out(dir + "/config_used.yaml");
+  out << "# Effective configuration of this run (defaults filled in).\n"
+      << configToYaml(config);
+}
+
+}  // namespace
+
+RunSummary runSimulation(const SimulationConfig& config, const RunOptions& options,
+                         RCP<const Comm> comm) {
+  const int rank = comm->getRank();
+  const MPI_Comm raw = rawMpiComm(*comm);
+  RunSummary summary;
+  summary.output_dir = options.output_dir.value_or(config.output.dir);
+  const long total_steps = options.steps.value_or(config.simulation.totalSteps());
+
+  // Bad input is detected before anything is written.
+  std::vector<Body> owned = generateBodies(config, rank, comm->getSize());
+  double max_radius = 0.0;
+  for (const Body& b : owned) max_radius = std::max(max_radius, b.radius);
+  max_radius = globalMax(*comm, max_radius);
+  auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings);
+
+  prepareOutputDirectory(summary.output_dir, options.overwrite, raw);
+  writeEffectiveConfig(config, summary.output_dir, rank);
+
+  BodyDomain domain(comm, std::move(owned));
+  InertialStepper stepper(stepperSettings(config, max_radius), config.walls, std::move(solver));
+  MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw);
+  std::optional<VtkSeriesWriter> vtk;
+  if (config.output.vtk_every > 0) {
+    vtk.emplace(summary.output_dir, raw);
+    vtk->write(0, 0.0, std::vector<Body>(domain.bodies().begin(),
+                                         domain.bodies().begin() +
+                                             static_cast<long>(domain.numOwned())));
+  }
+
+  const double dt = config.simulation.dt;
+  const double run_start = MPI_Wtime();
+  StepReport last;
+  for (long step = 1; step <= total_steps; ++step) {
+    const double t0 = MPI_Wtime();
+    last = stepper.step(domain, step - 1);
+    double wall = MPI_Wtime() - t0;
+    wall = globalMax(*comm, wall);
+    const double time = static_cast<double>(step) * dt;
+    if (!last.solve.converged) ++summary.unconverged_steps;
+
+    if (config.output.metrics_every > 0 && step % config.output.metrics_every == 0) {
+      MetricsRow row;
+      row.step = step;
+      row.time = time;
+      row.bodies = last.bodies;
+      row.contacts = last.contacts;
+      row.solver = last.solve.solver;
+      row.iterations = last.solve.iterations;
+      row.residual = last.solve.residual;
+      row.objective = last.solve.objective;
+      row.converged = last.solve.converged;
+      row.max_overlap = last.max_overlap;
+      row.kinetic_energy = last.kinetic_energy;
+      row.wall_s = wall;
+      row.extra = {{"active_contacts", static_cast<double>(last.active_contacts)}};
+      metrics.writeRow(row);
+    }
+    if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
+      vtk->write(step, time, std::vector<Body>(domain.bodies().begin(),
+                                               domain.bodies().begin() +
+                                                   static_cast<long>(domain.numOwned())));
+    }
+    if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
+        (step % config.output.log_every == 0 || step == total_steps)) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "step %ld/%ld  t=%.4g s  contacts=%ld (active %ld)  %s it=%d res=%.2e%s  "
+                    "KE=%.4g J  overlap=%.3g m  %.3f s/step\n",
+                    step, total_steps, time, last.contacts, last.active_contacts,
+                    last.solve.solver.c_str(), last.solve.iterations, last.solve.residual,
+                    last.solve.converged ? "" : " (not converged)", last.kinetic_energy,
+                    last.max_overlap, wall);
+      *options.log << line << std::flush;
+    }
+  }
+  summary.steps = total_steps;
+  summary.time = static_cast<double>(total_steps) * dt;
+  summary.bodies = domain.globalBodyCount();
+  summary.contacts = last.contacts;
+  summary.active_contacts = last.active_contacts;
+  summary.kinetic_energy = last.kinetic_energy;
+  summary.max_overlap = last.max_overlap;
+  summary.wall_seconds = MPI_Wtime() - run_start;
+  return summary;
+}
+
+}  // namespace grains

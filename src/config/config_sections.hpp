@@ -1,0 +1,16 @@
+#pragma once
+// Internal to src/config: one parser per top-level section of the schema.
+#include "grains/config/simulation_config.hpp"
+#include "yaml_reader.hpp"
+
+namespace grains::config_detail {
+
+SimulationSection parseSimulation(MapReader section);
+BodiesSection parseBodies(MapReader section);
+/// `node` is the value of the top-level `walls` key (a list, or undefined).
+std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);
+ContactSection parseContact(MapReader section);
+SolverSection parseSolver(MapReader section);
+OutputSection parseOutput(MapReader section);
+
+}  // namespace grains::config_detail

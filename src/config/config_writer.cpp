@@ -1,0 +1,169 @@
+// The effective config as YAML (round-trips through loadConfigString), and a
+// plain-text schema summary.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "grains/config/config_loader.hpp"
+
+namespace grains {
+
+namespace {
+
+/// Shortest text that reads back as exactly v (and 0 for -0).
+std::string num(double v) {
+  if (v == 0.0) return "0";
+  char buffer[32];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, v);
+    if (std::strtod(buffer, nullptr) == v) break;
+  }
+  return buffer;
+}
+
+void emitVec3(YAML::Emitter& out, const char* key, const Vec3& v) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq << num(v.x()) << num(v.y())
+      << num(v.z()) << YAML::EndSeq;
+}
+
+void emitRegion(YAML::Emitter& out, const Region& region) {
+  out << YAML::Key << "region" << YAML::Value << YAML::BeginMap;
+  if (region.kind == Region::Kind::Box) {
+    out << YAML::Key << "type" << YAML::Value << "box";
+    emitVec3(out, "min", region.min_corner);
+    emitVec3(out, "max", region.max_corner);
+  } else {
+    out << YAML::Key << "type" << YAML::Value << "cylinder";
+    out << YAML::Key << "center" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << num(region.center.x()) << num(region.center.y()) << YAML::EndSeq;
+    out << YAML::Key << "radius" << YAML::Value << num(region.radius);
+    out << YAML::Key << "z_min" << YAML::Value << num(region.min_corner.z());
+    out << YAML::Key << "z_max" << YAML::Value << num(region.max_corner.z());
+  }
+  out << YAML::EndMap;
+}
+
+void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
+  out << YAML::Key << "bodies" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "shape" << YAML::Value << b.shape;
+  out << YAML::Key << "radius" << YAML::Value << num(b.radius);
+  out << YAML::Key << "radius_spread" << YAML::Value << num(b.radius_spread);
+  if (b.mass) out << YAML::Key << "mass" << YAML::Value << num(*b.mass);
+  if (b.density) out << YAML::Key << "density" << YAML::Value << num(*b.density);
+  emitVec3(out, "initial_velocity", b.initial_velocity);
+  out << YAML::Key << "generator" << YAML::Value << YAML::BeginMap;
+  if (b.generator == GeneratorKind::File) {
+    out << YAML::Key << "type" << YAML::Value << "file";
+    out << YAML::Key << "file" << YAML::Value << b.file;
+  } else {
+    const bool lattice = b.generator == GeneratorKind::Lattice;
+    out << YAML::Key << "type" << YAML::Value << (lattice ? "lattice" : "random");
+    out << YAML::Key << "count" << YAML::Value << b.count;
+    if (lattice) {
+      out << YAML::Key << "spacing" << YAML::Value << num(b.spacing);
+      out << YAML::Key << "jitter" << YAML::Value << num(b.jitter);
+    }
+    emitRegion(out, b.region);
+  }
+  out << YAML::EndMap << YAML::EndMap;
+}
+
+void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
+  out << YAML::Key << "walls" << YAML::Value << YAML::BeginSeq;
+  for (const auto& w : walls) {
+    out << YAML::Flow << YAML::BeginMap;
+    if (w.kind == WallKind::Plane) {
+      out << YAML::Key << "type" << YAML::Value << "plane";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "normal", w.normal);
+    } else {
+      out << YAML::Key << "type" << YAML::Value << "cylinder";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      out << YAML::Key << "side" << YAML::Value
+          << (w.kind == WallKind::CylinderInside ? "inside" : "outside");
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "axis", w.normal);
+      out << YAML::Key << "radius" << YAML::Value << num(w.radius);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+}  // namespace
+
+std::string configToYaml(const SimulationConfig& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+
+  out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "dynamics" << YAML::Value << "inertial";
+  out << YAML::Key << "dt" << YAML::Value << num(c.simulation.dt);
+  if (c.simulation.steps) out << YAML::Key << "steps" << YAML::Value << *c.simulation.steps;
+  if (c.simulation.end_time) {
+    out << YAML::Key << "end_time" << YAML::Value << num(*c.simulation.end_time);
+  }
+  emitVec3(out, "gravity", c.simulation.gravity);
+  out << YAML::Key << "seed" << YAML::Value << c.simulation.seed;
+  out << YAML::EndMap;
+
+  emitBodies(out, c.bodies);
+  emitWalls(out, c.walls);
+
+  out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "friction" << YAML::Value
+      << (c.contact.friction == FrictionModel::Coulomb ? "coulomb" : "frictionless");
+  out << YAML::Key << "mu" << YAML::Value << num(c.contact.mu);
+  out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
+  out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
+  out << YAML::Key << "compliance" << YAML::Value << num(c.contact.compliance);
+  out << YAML::EndMap;
+
+  out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << c.solver.name;
+  out << YAML::Key << "tolerance" << YAML::Value << num(c.solver.settings.tolerance);
+  out << YAML::Key << "max_iterations" << YAML::Value << c.solver.settings.max_iterations;
+  if (!c.solver.settings.options.empty()) {
+    out << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
+    for (const auto& [key, value] : c.solver.settings.options) {
+      out << YAML::Key << key << YAML::Value << num(value);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+
+  out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "dir" << YAML::Value << c.output.dir;
+  out << YAML::Key << "vtk_every" << YAML::Value << c.output.vtk_every;
+  out << YAML::Key << "log_every" << YAML::Value << c.output.log_every;
+  out << YAML::Key << "metrics_every" << YAML::Value << c.output.metrics_every;
+  out << YAML::EndMap;
+
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string describeSchema() {
+  return R"(grains scenario schema (full reference: docs/config.md)
+simulation: dynamics (inertial), dt (>0, 0.001), exactly one of steps (int >=0) | end_time (>=0),
+            gravity ([x,y,z], [0,0,-9.81]), seed (int >=0, 12345)
+bodies:     shape (sphere), radius (>0, 0.1), radius_spread ([0,0.5), 0),
+            exactly one of mass (>0) | density (>0), initial_velocity ([0,0,0]),
+            generator: type (lattice|random|file, lattice)
+              lattice/random: count (int >=1, 1000), region (required)
+                region: type box: min, max | type cylinder: center ([x,y]), radius, z_min, z_max
+              lattice: spacing (0 = 2.5 x largest radius), jitter ([0,1], 0)
+              file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz)
+walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
+            point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name
+contact:    friction (frictionless|coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
+            damping_steps (>0, 4), compliance (>=0, 0)
+solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
+            options (map of solver-specific numbers)
+output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
+)";
+}
+
+}  // namespace grains

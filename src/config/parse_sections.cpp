@@ -1,0 +1,140 @@
+// Parsers for the simulation, contact, solver and output sections.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "config_sections.hpp"
+
+namespace grains::config_detail {
+
+SimulationSection parseSimulation(MapReader s) {
+  SimulationSection out;
+  s.choice("dynamics", "inertial", {"inertial"});
+  out.dynamics = DynamicsKind::Inertial;
+  out.dt = s.number("dt", out.dt, Range::positive());
+  out.steps = s.optionalInteger("steps", Range::nonNegative());
+  out.end_time = s.optionalNumber("end_time", Range::nonNegative());
+  if (out.steps.has_value() == out.end_time.has_value()) {
+    throwPathError(s.context(), s.yaml(), s.path(),
+                   std::string(out.steps ? "both" : "neither") + " of " + s.keyPath("steps") +
+                       " and " + s.keyPath("end_time") + " given" +
+                       (out.steps ? " (steps = " + describeValue(s.get("steps")) +
+                                        ", end_time = " + describeValue(s.get("end_time")) + ")"
+                                  : "") +
+                       "; expected exactly one of them");
+  }
+  out.gravity = s.vec3("gravity", out.gravity);
+  out.seed = static_cast<unsigned long>(
+      s.integer("seed", static_cast<long>(out.seed), Range::nonNegative()));
+  s.finish();
+  return out;
+}
+
+ContactSection parseContact(MapReader s) {
+  ContactSection out;
+  const std::string friction = s.choice("friction", "frictionless", {"frictionless", "coulomb"});
+  out.friction = friction == "coulomb" ? FrictionModel::Coulomb : FrictionModel::Frictionless;
+  out.mu = s.number("mu", out.mu, Range::nonNegative());
+  if (out.friction == FrictionModel::Frictionless && out.mu > 0.0) {
+    s.fail("mu", "0 with contact.friction = frictionless (set contact.friction: coulomb)");
+  }
+  out.envelope = s.number("envelope", out.envelope, Range::nonNegative());
+  out.damping_steps = s.number("damping_steps", out.damping_steps, Range::positive());
+  out.compliance = s.number("compliance", out.compliance, Range::nonNegative());
+  s.finish();
+  return out;
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// Checks solver.options against the registry's option specs and fills in defaults.
+void parseSolverOptions(MapReader& s, const SolverEntry& entry, SolverSettings& settings) {
+  const YAML::Node node = s.get("options");
+  const std::string path = s.keyPath("options");
+  if (!node.IsDefined()) return;
+  if (!node.IsMap()) throwValueError(s.context(), node, path, "a map of option: number");
+  std::vector<std::string> known;
+  for (const auto& spec : entry.options) known.push_back(spec.name);
+  for (const auto& item : node) {
+    const std::string key = item.first.Scalar();
+    const std::string key_path = path + "." + key;
+    const SolverOptionSpec* spec = nullptr;
+    for (const auto& candidate : entry.options) {
+      if (candidate.name == key) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      throwPathError(s.context(), item.first, key_path,
+                     known.empty() ? "unknown option: solver '" + entry.name + "' takes no options"
+                                   : "unknown option of solver '" + entry.name +
+                                         "'; expected one of: " + joined(known));
+    }
+    if (settings.options.count(key) != 0) {
+      throwPathError(s.context(), item.first, key_path, "duplicate key");
+    }
+    const Range range = Range::closed(spec->min_value, spec->max_value);
+    double value = 0.0;
+    bool ok = false;
+    if (spec->integer) {
+      long integral = 0;
+      ok = decodeInteger(item.second, integral);
+      value = static_cast<double>(integral);
+    } else {
+      ok = decodeNumber(item.second, value);
+    }
+    if (!ok || !range.contains(value)) {
+      throwValueError(s.context(), item.second, key_path, range.describe(spec->integer));
+    }
+    settings.options[key] = value;
+  }
+}
+
+}  // namespace
+
+SolverSection parseSolver(MapReader s) {
+  SolverSection out;
+  out.name = s.string("name", out.name);
+  const SolverRegistry& registry = SolverRegistry::instance();
+  const SolverEntry* entry = registry.find(out.name);
+  if (entry == nullptr) s.fail("name", "one of the known solvers: " + joined(registry.names()));
+  out.settings.tolerance = s.number("tolerance", out.settings.tolerance, Range::positive());
+  out.settings.max_iterations = static_cast<int>(
+      s.integer("max_iterations", out.settings.max_iterations,
+                Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  parseSolverOptions(s, *entry, out.settings);
+  for (const auto& spec : entry->options)
+    out.settings.options.emplace(spec.name, spec.default_value);
+  // The registry is the final authority on option values.
+  try {
+    registry.create(out.name, out.settings);
+  } catch (const std::invalid_argument& e) {
+    // Name the offending option when the registry's message mentions one.
+    std::string path = s.keyPath("options");
+    for (const auto& option : out.settings.options) {
+      if (std::string(e.what()).find(option.first) != std::string::npos) {
+        path += "." + option.first;
+        break;
+      }
+    }
+    throwPathError(s.context(), s.get("options"), path, e.what());
+  }
+  s.finish();
+  return out;
+}
+
+OutputSection parseOutput(MapReader s) {
+  OutputSection out;
+  out.dir = s.string("dir", out.dir);
+  out.vtk_every = s.integer("vtk_every", out.vtk_every, Range::nonNegative());
+  out.log_every = s.integer("log_every", out.log_every, Range::nonNegative());
+  out.metrics_every = s.integer("metrics_every", out.metrics_every, Range::nonNegative());
+  s.finish();
+  return out;
+}
+
+}  // namespace grains::config_detail

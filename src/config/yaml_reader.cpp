@@ -1,0 +1,264 @@
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace grains::config_detail {
+
+namespace {
+
+bool startsWith(const std::string& s, const std::string& prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+std::string formatNumber(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ParseContext::overrideFor(const std::string& path) const {
+  for (const auto& [key, text] : overrides) {
+    if (path == key || startsWith(path, key + ".") || startsWith(key, path + ".")) return text;
+  }
+  return "";
+}
+
+std::string describeValue(const YAML::Node& node) {
+  if (!node.IsDefined()) return "<missing>";
+  if (node.IsNull()) return "null";
+  if (node.IsScalar()) {
+    std::string s = node.Scalar();
+    if (s.empty()) return "\"\"";
+    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+  }
+  YAML::Emitter emitter;
+  emitter << YAML::Flow << node;
+  std::string s = emitter.c_str();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+std::string location(const ParseContext& ctx, const YAML::Node& node, const std::string& path) {
+  const std::string by_override = ctx.overrideFor(path);
+  if (!by_override.empty()) return ctx.source + " (--set " + by_override + ")";
+  if (node.IsDefined()) {
+    const YAML::Mark mark = node.Mark();
+    if (mark.line >= 0) return ctx.source + ":" + std::to_string(mark.line + 1);
+  }
+  return ctx.source;
+}
+
+void throwValueError(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
+                     const std::string& expected) {
+  throw ConfigError(location(ctx, node, path) + ": " + path + " = " + describeValue(node) +
+                    ": expected " + expected);
+}
+
+void throwPathError(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
+                    const std::string& message) {
+  throw ConfigError(location(ctx, node, path) + ": " + (path.empty() ? "<root>" : path) + ": " +
+                    message);
+}
+
+bool Range::contains(double v) const {
+  if (has_lo && (lo_open ? !(v > lo) : !(v >= lo))) return false;
+  if (has_hi && (hi_open ? !(v < hi) : !(v <= hi))) return false;
+  return true;
+}
+
+std::string Range::describe(bool integer) const {
+  const std::string what = integer ? "an integer" : "a number";
+  if (has_lo && has_hi) {
+    return what + " in " + (lo_open ? "(" : "[") + formatNumber(lo) + ", " + formatNumber(hi) +
+           (hi_open ? ")" : "]");
+  }
+  if (has_lo) return what + (lo_open ? " > " : " >= ") + formatNumber(lo);
+  if (has_hi) return what + (hi_open ? " < " : " <= ") + formatNumber(hi);
+  return what;
+}
+
+bool decodeNumber(const YAML::Node& node, double& out) {
+  if (!node.IsDefined() || !node.IsScalar()) return false;
+  double value = 0.0;
+  if (!YAML::convert<double>::decode(node, value)) return false;
+  if (!std::isfinite(value)) return false;
+  out = value;
+  return true;
+}
+
+bool decodeInteger(const YAML::Node& node, long& out) {
+  if (!node.IsDefined() || !node.IsScalar()) return false;
+  long value = 0;
+  if (YAML::convert<long>::decode(node, value)) {
+    out = value;
+    return true;
+  }
+  // Accept integral values written like 1e3.
+  double d = 0.0;
+  if (!decodeNumber(node, d) || d != std::floor(d) || std::fabs(d) > 9.0e18) return false;
+  out = static_cast<long>(d);
+  return true;
+}
+
+MapReader::MapReader(const ParseContext& ctx, const YAML::Node& node, std::string path)
+    : ctx_(&ctx), node_(node), path_(std::move(path)) {
+  if (node_.IsDefined() && !node_.IsMap()) {
+    throwValueError(ctx, node_, path_.empty() ? "<root>" : path_, "a map of keys");
+  }
+}
+
+std::string MapReader::keyPath(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+bool MapReader::has(const std::string& key) { return get(key).IsDefined(); }
+
+YAML::Node MapReader::get(const std::string& key) {
+  if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
+  if (!node_.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
+  const YAML::Node& const_node = node_;  // const lookup never inserts
+  return const_node[key];
+}
+
+double MapReader::number(const std::string& key, double fallback, const Range& range) {
+  return optionalNumber(key, range).value_or(fallback);
+}
+
+std::optional<double> MapReader::optionalNumber(const std::string& key, const Range& range) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return std::nullopt;
+  double out = 0.0;
+  if (!decodeNumber(value, out) || !range.contains(out)) fail(key, range.describe(false));
+  return out;
+}
+
+double MapReader::requiredNumber(const std::string& key, const Range& range) {
+  const auto value = optionalNumber(key, range);
+  if (!value) failMissing(key, range.describe(false));
+  return *value;
+}
+
+long MapReader::integer(const std::string& key, long fallback, const Range& range) {
+  return optionalInteger(key, range).value_or(fallback);
+}
+
+std::optional<long> MapReader::optionalInteger(const std::string& key, const Range& range) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return std::nullopt;
+  long out = 0;
+  if (!decodeInteger(value, out) || !range.contains(static_cast<double>(out))) {
+    fail(key, range.describe(true));
+  }
+  return out;
+}
+
+std::string MapReader::string(const std::string& key, const std::string& fallback) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return fallback;
+  if (!value.IsScalar() || value.Scalar().empty()) fail(key, "a non-empty string");
+  return value.Scalar();
+}
+
+std::string MapReader::choice(const std::string& key, const std::string& fallback,
+                              const std::vector<std::string>& allowed) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return fallback;
+  if (!value.IsScalar() ||
+      std::find(allowed.begin(), allowed.end(), value.Scalar()) == allowed.end()) {
+    fail(key, "one of: " + joinNames(allowed));
+  }
+  return value.Scalar();
+}
+
+std::string MapReader::requiredChoice(const std::string& key,
+                                      const std::vector<std::string>& allowed) {
+  if (!has(key)) failMissing(key, "one of: " + joinNames(allowed));
+  return choice(key, "", allowed);
+}
+
+Vec3 MapReader::decodeVec3(const std::string& key, const YAML::Node& node, bool nonzero) const {
+  const std::string expected = nonzero ? "a non-zero vector [x, y, z] of three numbers"
+                                       : "a vector [x, y, z] of three numbers";
+  if (!node.IsSequence() || node.size() != 3) fail(key, expected);
+  Vec3 out;
+  for (int i = 0; i < 3; ++i) {
+    if (!decodeNumber(node[i], out[i])) fail(key, expected);
+  }
+  if (nonzero && out.norm() == 0.0) fail(key, expected);
+  return out;
+}
+
+Vec3 MapReader::vec3(const std::string& key, const Vec3& fallback, bool nonzero) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return fallback;
+  return decodeVec3(key, value, nonzero);
+}
+
+Vec3 MapReader::requiredVec3(const std::string& key, bool nonzero) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) {
+    failMissing(key, nonzero ? "a non-zero vector [x, y, z]" : "a vector [x, y, z]");
+  }
+  return decodeVec3(key, value, nonzero);
+}
+
+Eigen::Vector2d MapReader::vec2(const std::string& key, const Eigen::Vector2d& fallback) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return fallback;
+  const std::string expected = "a pair [x, y] of two numbers";
+  if (!value.IsSequence() || value.size() != 2) fail(key, expected);
+  Eigen::Vector2d out;
+  for (int i = 0; i < 2; ++i) {
+    if (!decodeNumber(value[i], out[i])) fail(key, expected);
+  }
+  return out;
+}
+
+MapReader MapReader::map(const std::string& key) {
+  return MapReader(*ctx_, get(key), keyPath(key));
+}
+
+void MapReader::fail(const std::string& key, const std::string& expected) const {
+  const YAML::Node& const_node = node_;
+  const YAML::Node value =
+      node_.IsDefined() ? const_node[key] : YAML::Node(YAML::NodeType::Undefined);
+  throwValueError(*ctx_, value, keyPath(key), expected);
+}
+
+void MapReader::failMissing(const std::string& key, const std::string& expected) const {
+  throwPathError(*ctx_, node_, keyPath(key), "missing; expected " + expected);
+}
+
+void MapReader::finish() const {
+  if (!node_.IsDefined()) return;
+  std::vector<std::string> seen;
+  for (const auto& item : node_) {
+    const YAML::Node& key_node = item.first;
+    const std::string key = key_node.IsScalar() ? key_node.Scalar() : describeValue(key_node);
+    const std::string path = keyPath(key);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      throwPathError(*ctx_, key_node, path, "duplicate key");
+    }
+    seen.push_back(key);
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
+      std::vector<std::string> sorted = known_;
+      std::sort(sorted.begin(), sorted.end());
+      throwPathError(*ctx_, key_node, path, "unknown key; expected one of: " + joinNames(sorted));
+    }
+  }
+}
+
+}  // namespace grains::config_detail

@@ -1,0 +1,26 @@
+#include "grains/constraint/warm_start.hpp"
+
+namespace grains {
+
+void WarmStartCache::fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const {
+  auto g = gamma.getDataNonConst();
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const auto it = impulses_.find(contacts[i].key);
+    for (int k = 0; k < block; ++k)
+      g[i * block + k] = it == impulses_.end() ? 0.0 : it->second[static_cast<std::size_t>(k)];
+  }
+}
+
+void WarmStartCache::store(const std::vector<Contact>& contacts, int block,
+                           const Vector& gamma) {
+  impulses_.clear();
+  impulses_.reserve(contacts.size());
+  auto g = gamma.getData();
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    std::array<double, 3> value{0.0, 0.0, 0.0};
+    for (int k = 0; k < block; ++k) value[static_cast<std::size_t>(k)] = g[i * block + k];
+    impulses_[contacts[i].key] = value;
+  }
+}
+
+}  // namespace grains

@@ -1,0 +1,135 @@
+#include "grains/dynamics/inertial_stepper.hpp"
+
+#include "grains/parallel/mpi_utils.hpp"
+
+#include <Tpetra_Import.hpp>
+
+#include <algorithm>
+
+namespace grains {
+
+InertialStepper::InertialStepper(StepperSettings settings, std::vector<Wall> walls,
+                                 std::unique_ptr<Solver> solver)
+    : settings_(std::move(settings)), walls_(std::move(walls)), solver_(std::move(solver)) {}
+
+double globalKineticEnergy(const BodyDomain& domain) {
+  double energy = 0.0;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i)
+    energy += domain.bodies()[i].kineticEnergy();
+  return globalSum(domain.comm(), energy);
+}
+
+namespace {
+
+// Orientation update q <- exp(dt * omega / 2) q (world-frame angular velocity).
+Quat advanceOrientation(const Quat& q, const Vec3& omega, double dt) {
+  const double angle = omega.norm() * dt;
+  if (angle < 1e-300) return q;
+  const Quat rotation(Eigen::AngleAxisd(angle, omega.normalized()));
+  return (rotation * q).normalized();
+}
+
+}  // namespace
+
+StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
+  const double dt = settings_.assembly.dt;
+  if (settings_.rebalance_every > 0 && step_index > 0 &&
+      step_index % settings_.rebalance_every == 0)
+    domain.rebalance();
+  domain.migrate();
+  if (halo_reach_ < 0.0) {
+    double max_radius = 0.0;
+    for (std::size_t i = 0; i < domain.numOwned(); ++i)
+      max_radius = std::max(max_radius, boundingRadius(domain.bodies()[i]));
+    // Bodies move at most (envelope) between detection and use, so the halo
+    // covers every pair that can interact during the step.
+    halo_reach_ = 2.0 * globalMax(domain.comm(), max_radius) + settings_.envelope;
+  }
+  domain.refreshGhosts(halo_reach_);
+
+  const std::vector<Contact> contacts =
+      detectContacts(domain, walls_, DetectionSettings{settings_.envelope, settings_.mu});
+  ContactSystem system = assembleContactSystem(domain, contacts, settings_.assembly);
+  const int block = system.qp.cones.blockSize();
+
+  Vector gamma(system.constraint_map);
+  warm_start_.fill(contacts, block, gamma);
+  StepReport report;
+  report.solve = solver_->solve(system.qp, gamma);
+  warm_start_.store(contacts, block, gamma);
+
+  // u+ = u_free + W D gamma for owned bodies.
+  auto impulses = bodyImpulses(system, gamma);
+  Vector velocities(system.body_map);
+  system.mobility->apply(*impulses, velocities);
+  velocities.update(1.0, *system.u_free, 1.0);
+  {
+    auto& bodies = domain.bodies();
+    auto u = velocities.getData();
+    auto imp = impulses->getData();
+    const auto owned = static_cast<long>(domain.numOwned());
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < owned; ++i) {
+      Body& b = bodies[static_cast<std::size_t>(i)];
+      const std::size_t o = 6 * static_cast<std::size_t>(i);
+      b.velocity = Vec3(u[o], u[o + 1], u[o + 2]);
+      b.angular_velocity = Vec3(u[o + 3], u[o + 4], u[o + 5]);
+      b.contact_force = Vec3(imp[o], imp[o + 1], imp[o + 2]) / dt;
+      b.contact_torque = Vec3(imp[o + 3], imp[o + 4], imp[o + 5]) / dt;
+      b.position += dt * b.velocity;
+      b.orientation = advanceOrientation(b.orientation, b.angular_velocity, dt);
+    }
+  }
+
+  // Overlap after the step: move every column-map body (owned and ghost) with
+  // its new velocity and re-measure the gaps of this step's contacts.
+  double max_overlap = 0.0;
+  long active = 0;
+  {
+    const auto& col_map = system.Dt->getColMap();
+    Vector column_velocities(col_map);
+    auto importer = system.Dt->getGraph()->getImporter();
+    if (importer.is_null())
+      column_velocities.assign(velocities);
+    else
+      column_velocities.doImport(velocities, *importer, Tpetra::INSERT);
+    auto cu = column_velocities.getData();
+    const auto& bodies = domain.bodies();
+    auto moved = [&](int idx) -> Vec3 {
+      const Body& b = bodies[static_cast<std::size_t>(idx)];
+      if (static_cast<std::size_t>(idx) < domain.numOwned()) return b.position;
+      const auto lid = col_map->getLocalElement(6 * b.gid);
+      return b.position + dt * Vec3(cu[lid], cu[lid + 1], cu[lid + 2]);
+    };
+    auto g = gamma.getData();
+    for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+      const Contact& c = contacts[ci];
+      if (g[ci * block] > 0.0) ++active;
+      const Body& b = bodies[static_cast<std::size_t>(c.body_b)];
+      double gap = 0.0;
+      if (c.isWall()) {
+        gap = wallSphere(walls_[static_cast<std::size_t>(c.wall)], moved(c.body_b), b.radius).gap;
+      } else {
+        const Body& a = bodies[static_cast<std::size_t>(c.body_a)];
+        gap = sphereSphere(moved(c.body_a), a.radius, moved(c.body_b), b.radius).gap;
+      }
+      max_overlap = std::max(max_overlap, -gap);
+    }
+  }
+
+  last_contacts_ = contacts;
+  {
+    auto g = gamma.getData();
+    last_impulses_.assign(g.begin(), g.end());
+  }
+
+  const Comm& comm = domain.comm();
+  report.bodies = domain.globalBodyCount();
+  report.contacts = globalSum(comm, static_cast<long>(contacts.size()));
+  report.active_contacts = globalSum(comm, active);
+  report.max_overlap = globalMax(comm, max_overlap);
+  report.kinetic_energy = globalKineticEnergy(domain);
+  return report;
+}
+
+}  // namespace grains

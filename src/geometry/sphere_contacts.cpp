@@ -1,0 +1,69 @@
+#include "grains/geometry/contact_geometry.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace grains {
+namespace {
+
+// Any unit vector perpendicular to `axis` (for degenerate configurations).
+Vec3 anyPerpendicular(const Vec3& axis) {
+  const Vec3 trial = std::abs(axis.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  return (trial - trial.dot(axis) * axis).normalized();
+}
+
+}  // namespace
+
+ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& center_b,
+                             double radius_b) {
+  ContactGeometry g;
+  const Vec3 d = center_b - center_a;
+  const double dist = d.norm();
+  // Coincident centres: any direction is a valid shared normal.
+  g.normal = dist > 1e-300 ? Vec3(d / dist) : Vec3::UnitZ();
+  g.gap = dist - radius_a - radius_b;
+  g.point_a = center_a + radius_a * g.normal;
+  g.point_b = center_b - radius_b * g.normal;
+  return g;
+}
+
+ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) {
+  ContactGeometry g;
+  switch (wall.kind) {
+    case WallKind::Plane: {
+      const double height = wall.normal.dot(center - wall.point);
+      g.normal = wall.normal;
+      g.gap = height - radius;
+      g.point_a = center - height * wall.normal;
+      g.point_b = center - radius * wall.normal;
+      return g;
+    }
+    case WallKind::CylinderInside:
+    case WallKind::CylinderOutside: {
+      const Vec3 rel = center - wall.point;
+      const Vec3 on_axis = wall.point + rel.dot(wall.normal) * wall.normal;
+      const Vec3 radial = center - on_axis;
+      const double dist = radial.norm();
+      const Vec3 outward = dist > 1e-300 ? Vec3(radial / dist) : anyPerpendicular(wall.normal);
+      const bool inside = wall.kind == WallKind::CylinderInside;
+      g.normal = inside ? Vec3(-outward) : outward;
+      g.gap = inside ? wall.radius - dist - radius : dist - wall.radius - radius;
+      g.point_a = on_axis + wall.radius * outward;
+      g.point_b = center - radius * g.normal;
+      return g;
+    }
+  }
+  throw std::logic_error("wallSphere: unknown wall kind");
+}
+
+ContactGeometry bodyBody(const Body& a, const Body& b) {
+  return sphereSphere(a.position, a.radius, b.position, b.radius);
+}
+
+ContactGeometry wallBody(const Wall& wall, const Body& b) {
+  return wallSphere(wall, b.position, b.radius);
+}
+
+double boundingRadius(const Body& b) { return b.radius; }
+
+}  // namespace grains

@@ -1,0 +1,29 @@
+#pragma once
+// Internal: bodies -> vtkPolyData (one vertex per body) and the matching
+// parallel (.pvtp) index text.
+#include "grains/core/body.hpp"
+
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+
+#include <string>
+#include <vector>
+
+class vtkDataArray;
+
+namespace grains::io_detail {
+
+/// One point per body at its position, one vertex cell per point, point data
+/// gid, rank, radius, velocity, angular_velocity, orientation (w,x,y,z),
+/// contact_force, contact_force_magnitude. Empty input gives an empty but
+/// complete data set (same arrays, zero tuples).
+vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, int rank);
+
+/// VTK XML type name of an array ("Float64", "Int32", "Int64", ...).
+std::string xmlTypeName(vtkDataArray* array);
+
+/// Text of a PPolyData file whose arrays are those of `schema` and whose
+/// pieces are `piece_sources` (paths relative to the .pvtp file).
+std::string makePvtpText(vtkPolyData* schema, const std::vector<std::string>& piece_sources);
+
+}  // namespace grains::io_detail

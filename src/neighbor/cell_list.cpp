@@ -1,0 +1,136 @@
+#include "grains/neighbor/cell_list.hpp"
+
+#include "grains/geometry/contact_geometry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace grains {
+namespace {
+
+struct Grid {
+  Vec3 origin = Vec3::Zero();
+  double cell = 1.0;
+  std::array<std::int64_t, 3> dims{1, 1, 1};
+
+  std::array<std::int64_t, 3> coords(const Vec3& x) const {
+    std::array<std::int64_t, 3> c{};
+    for (int d = 0; d < 3; ++d) {
+      const auto v = static_cast<std::int64_t>(std::floor((x[d] - origin[d]) / cell));
+      c[d] = std::clamp<std::int64_t>(v, 0, dims[d] - 1);
+    }
+    return c;
+  }
+  std::int64_t index(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    return (z * dims[1] + y) * dims[0] + x;
+  }
+};
+
+// A grid whose cells are at least one interaction distance wide, so that all
+// partners of a body lie in the 27 surrounding cells; cells are coarsened when
+// the bodies are spread out so the grid never has many more cells than bodies.
+Grid makeGrid(const std::vector<Body>& bodies, double interaction) {
+  Grid grid;
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::max());
+  Vec3 hi = Vec3::Constant(std::numeric_limits<double>::lowest());
+  for (const Body& b : bodies) {
+    lo = lo.cwiseMin(b.position);
+    hi = hi.cwiseMax(b.position);
+  }
+  grid.origin = lo;
+  grid.cell = std::max(interaction, 1e-12);
+  const double max_cells = 8.0 * static_cast<double>(bodies.size()) + 64.0;
+  for (;;) {
+    double total = 1.0;
+    for (int d = 0; d < 3; ++d) {
+      grid.dims[d] = static_cast<std::int64_t>(std::floor((hi[d] - lo[d]) / grid.cell)) + 1;
+      total *= static_cast<double>(grid.dims[d]);
+    }
+    if (total <= max_cells) break;
+    grid.cell *= 1.5;
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::size_t num_owned,
+                                         double envelope) {
+  std::vector<BodyPair> pairs;
+  const auto n = static_cast<std::int64_t>(bodies.size());
+  if (n < 2 || num_owned == 0) return pairs;
+
+  double max_radius = 0.0;
+  for (const Body& b : bodies) max_radius = std::max(max_radius, boundingRadius(b));
+  const Grid grid = makeGrid(bodies, 2.0 * max_radius + envelope);
+
+  // Counting sort of bodies into cells.
+  const std::int64_t num_cells = grid.dims[0] * grid.dims[1] * grid.dims[2];
+  std::vector<std::int64_t> cell_of(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> cell_start(static_cast<std::size_t>(num_cells) + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto c = grid.coords(bodies[static_cast<std::size_t>(i)].position);
+    cell_of[static_cast<std::size_t>(i)] = grid.index(c[0], c[1], c[2]);
+    ++cell_start[static_cast<std::size_t>(cell_of[static_cast<std::size_t>(i)]) + 1];
+  }
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    cell_start[static_cast<std::size_t>(c) + 1] += cell_start[static_cast<std::size_t>(c)];
+  std::vector<int> sorted(static_cast<std::size_t>(n));
+  {
+    std::vector<std::int64_t> fill(cell_start.begin(), cell_start.end() - 1);
+    for (std::int64_t i = 0; i < n; ++i)
+      sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of[static_cast<std::size_t>(i)])]++)] =
+          static_cast<int>(i);
+  }
+
+  const auto owned = static_cast<std::int64_t>(num_owned);
+  int num_threads = 1;
+#ifdef _OPENMP
+  num_threads = omp_get_max_threads();
+#endif
+  std::vector<std::vector<BodyPair>> per_thread(static_cast<std::size_t>(num_threads));
+
+#pragma omp parallel
+  {
+    int thread = 0;
+#ifdef _OPENMP
+    thread = omp_get_thread_num();
+#endif
+    auto& local = per_thread[static_cast<std::size_t>(thread)];
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Body& bi = bodies[static_cast<std::size_t>(i)];
+      const auto c = grid.coords(bi.position);
+      const double ri = boundingRadius(bi);
+      for (std::int64_t z = std::max<std::int64_t>(c[2] - 1, 0);
+           z <= std::min(c[2] + 1, grid.dims[2] - 1); ++z)
+        for (std::int64_t y = std::max<std::int64_t>(c[1] - 1, 0);
+             y <= std::min(c[1] + 1, grid.dims[1] - 1); ++y)
+          for (std::int64_t x = std::max<std::int64_t>(c[0] - 1, 0);
+               x <= std::min(c[0] + 1, grid.dims[0] - 1); ++x) {
+            const auto cell = static_cast<std::size_t>(grid.index(x, y, z));
+            for (std::int64_t k = cell_start[cell]; k < cell_start[cell + 1]; ++k) {
+              const int j = sorted[static_cast<std::size_t>(k)];
+              if (j <= i) continue;
+              if (i >= owned && j >= owned) continue;  // ghost-ghost: not ours
+              const Body& bj = bodies[static_cast<std::size_t>(j)];
+              const double reach = ri + boundingRadius(bj) + envelope;
+              if ((bj.position - bi.position).squaredNorm() <= reach * reach)
+                local.emplace_back(static_cast<int>(i), j);
+            }
+          }
+    }
+  }
+  for (auto& local : per_thread) pairs.insert(pairs.end(), local.begin(), local.end());
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+}  // namespace grains

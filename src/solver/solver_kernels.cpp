@@ -1,0 +1,175 @@
+// Fused local loops shared by the solvers; see solver_kernels.hpp.
+#include "solver_kernels.hpp"
+
+#include <Teuchos_CommHelpers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace grains::solver_detail {
+namespace {
+
+using Index = long long;
+
+const double* readOnly(const Vector& v) {
+  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
+}
+
+// std::max and the max reductions drop NaN operands; a NaN residual must
+// never read as converged, so it is reported as infinity.
+inline double nanAsInfinity(double value) {
+  return std::isnan(value) ? std::numeric_limits<double>::infinity() : value;
+}
+
+Index localLength(const Vector& v) { return static_cast<Index>(v.getLocalLength()); }
+
+double globalMax(const Vector& v, double local) {
+  double global = 0.0;
+  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_MAX, local, Teuchos::outArg(global));
+  return global;
+}
+
+double globalSum(const Vector& v, double local) {
+  double global = 0.0;
+  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
+}
+
+}  // namespace
+
+void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
+                   double alpha, Vector& out) {
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+  const Index n = localLength(x);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) po[i] = px[i] - alpha * (pAx[i] + (pb ? pb[i] : 0.0));
+  cones.project(po);
+}
+
+double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b) {
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const Index contacts = static_cast<Index>(cones.localContacts());
+  double local = 0.0;
+  if (cones.model == FrictionModel::Frictionless) {
+#pragma omp parallel for schedule(static) reduction(max : local)
+    for (Index i = 0; i < contacts; ++i) {
+      const double z = std::max(px[i] - (pAx[i] + (pb ? pb[i] : 0.0)), 0.0);
+      local = std::max(local, nanAsInfinity(std::abs(px[i] - z)));
+    }
+  } else {
+#pragma omp parallel for schedule(static) reduction(max : local)
+    for (Index c = 0; c < contacts; ++c) {
+      double z[3];
+      for (int k = 0; k < 3; ++k) {
+        const Index i = 3 * c + k;
+        z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
+      }
+      projectCoulombCone(cones.mu[static_cast<std::size_t>(c)], z[0], z[1], z[2]);
+      for (int k = 0; k < 3; ++k)
+        local = std::max(local, nanAsInfinity(std::abs(px[3 * c + k] - z[k])));
+    }
+  }
+  return globalMax(x, local);
+}
+
+double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const Index n = localLength(x);
+  double local = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (Index i = 0; i < n; ++i) local += px[i] * (0.5 * pAx[i] + (pb ? pb[i] : 0.0));
+  return globalSum(x, local);
+}
+
+std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
+                                              const Vector& Ay) {
+  const double* px = readOnly(x);
+  const double* py = readOnly(y);
+  const double* pAx = readOnly(Ax);
+  const double* pAy = readOnly(Ay);
+  const Index n = localLength(x);
+  double curvature = 0.0;
+  double length = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : curvature, length)
+  for (Index i = 0; i < n; ++i) {
+    const double d = px[i] - py[i];
+    curvature += d * (pAx[i] - pAy[i]);
+    length += d * d;
+  }
+  double local[2] = {curvature, length};
+  double global[2] = {0.0, 0.0};
+  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
+  return {global[0], global[1]};
+}
+
+std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
+  const double* ps = readOnly(s);
+  const double* py = readOnly(y);
+  const Index n = localLength(s);
+  double ss = 0.0;
+  double sy = 0.0;
+  double yy = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : ss, sy, yy)
+  for (Index i = 0; i < n; ++i) {
+    ss += ps[i] * ps[i];
+    sy += ps[i] * py[i];
+    yy += py[i] * py[i];
+  }
+  double local[3] = {ss, sy, yy};
+  std::array<double, 3> global{0.0, 0.0, 0.0};
+  Teuchos::reduceAll(*s.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, local, global.data());
+  return global;
+}
+
+double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x, const Vector& z) {
+  const double* pAy = readOnly(Ay);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const double* px = readOnly(x);
+  const double* pz = readOnly(z);
+  const Index n = localLength(x);
+  double local = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (Index i = 0; i < n; ++i) local += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
+  return globalSum(x, local);
+}
+
+SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
+                         Vector& gamma, int iterations, int operator_applies, double tolerance) {
+  if (&best != &gamma) Tpetra::deep_copy(gamma, best);
+  const QpMeasures m = evaluateMeasures(qp, gamma);
+  SolveReport report;
+  report.solver = solver;
+  report.iterations = iterations;
+  report.residual = m.residual;
+  report.objective = m.objective;
+  report.converged = m.residual <= tolerance;
+  report.operator_applies = operator_applies + 1;
+  return report;
+}
+
+void checkLayout(const QuadraticProgram& qp, const Vector& gamma, const char* who) {
+  if (qp.A.is_null() || qp.b.is_null()) {
+    throw std::invalid_argument(std::string(who) + ": the quadratic program has no A or no b");
+  }
+  const std::size_t expected =
+      static_cast<std::size_t>(qp.cones.blockSize()) * qp.cones.localContacts();
+  if (qp.b->getLocalLength() != expected || gamma.getLocalLength() != expected) {
+    throw std::invalid_argument(std::string(who) +
+                                ": local sizes do not match the cone set (b has " +
+                                std::to_string(qp.b->getLocalLength()) + " entries, gamma has " +
+                                std::to_string(gamma.getLocalLength()) + ", the cones expect " +
+                                std::to_string(expected) + ")");
+  }
+}
+
+}  // namespace grains::solver_detail

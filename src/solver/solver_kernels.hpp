@@ -1,0 +1,43 @@
+#pragma once
+// Fused local loops shared by the solvers (internal to src/solver). Each one
+// walks this rank's entries once with OpenMP and finishes with at most one
+// global reduction, so a solver iteration does not pay for several Tpetra
+// passes plus temporaries. The gradient is always passed as (Ax, b) so the
+// solvers can keep A x instead of the gradient; b may be null (gradient = Ax).
+#include "grains/solver/quadratic_program.hpp"
+#include "grains/solver/solver.hpp"
+
+#include <array>
+#include <utility>
+
+namespace grains::solver_detail {
+
+/// out = Pi_K(x - alpha * (Ax + b)), local entries only (no communication).
+void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
+                   double alpha, Vector& out);
+
+/// || x - Pi_K(x - (Ax + b)) ||_inf over all ranks.
+double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b);
+
+/// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x).
+double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);
+
+/// Global sums ( (x - y).(Ax - Ay), (x - y).(x - y) ) in one reduction.
+std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
+                                              const Vector& Ay);
+
+/// Global sums (s.s, s.y, y.y) in one reduction: the Barzilai-Borwein quotients.
+std::array<double, 3> stepDots(const Vector& s, const Vector& y);
+
+/// Global sum (Ay + b).(x - z): the restart test of APGD.
+double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x, const Vector& z);
+
+/// Solver epilogue: copies `best` into gamma, evaluates the measures of that
+/// exact iterate with one application of A and fills the report.
+SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
+                         Vector& gamma, int iterations, int operator_applies, double tolerance);
+
+/// Throws std::invalid_argument when the vector layout does not match the cones.
+void checkLayout(const QuadraticProgram& qp, const Vector& gamma, const char* who);
+
+}  // namespace grains::solver_detail

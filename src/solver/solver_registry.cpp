@@ -1,0 +1,124 @@
+// The one table of contact solvers: adding a solver is one new file plus one
+// line here. Option ranges are inclusive; create() validates and completes
+// the options before the factory runs.
+#include "grains/solver/solver.hpp"
+
+#include "solver_factories.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace grains {
+namespace {
+
+std::string formatNumber(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text.empty() ? "(none)" : text;
+}
+
+std::string describeRange(const SolverOptionSpec& spec) {
+  return std::string(spec.integer ? "an integer" : "a value") + " in [" +
+         formatNumber(spec.min_value) + ", " + formatNumber(spec.max_value) + "]";
+}
+
+}  // namespace
+
+SolverRegistry::SolverRegistry() {
+  using solver_detail::makeApgdSolver;
+  using solver_detail::makeBbpgdSolver;
+  using solver_detail::makePgsSolver;
+  // clang-format off
+  entries_ = {
+    {"bbpgd", "Barzilai-Borwein projected gradient, alternating BB1/BB2 steps, non-monotone, returns the best iterate",
+     {}, false, makeBbpgdSolver},
+    {"apgd", "Nesterov accelerated projected gradient with adaptive restart (Mazhar et al. 2015)",
+     {{"max_backtracks", 50, 1, 200, true, "bound on the L <- 2L backtracking steps per iteration"},
+      {"lipschitz_shrink", 0.9, 0.5, 1.0, false, "factor applied to L after each iteration"}},
+     false, makeApgdSolver},
+    {"pgs", "projected Gauss-Seidel with compliance (Lacoursiere Alg. 2.1/2.2), Jacobi between MPI ranks; needs the factored operator",
+     {{"omega", 1.0, 0.01, 1.99, false, "relaxation factor of the row/contact update"},
+      {"check_every", 1, 1, 1000, true, "sweeps between residual checks"},
+      {"split_mass", 1, 0, 1, true, "1: mass splitting for bodies shared by several ranks, 0: plain Jacobi between ranks"}},
+     true, makePgsSolver},
+  };
+  // clang-format on
+}
+
+const SolverRegistry& SolverRegistry::instance() {
+  static const SolverRegistry registry;
+  return registry;
+}
+
+const SolverEntry* SolverRegistry::find(const std::string& name) const {
+  for (const auto& entry : entries_) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SolverRegistry::names() const {
+  std::vector<std::string> result;
+  result.reserve(entries_.size());
+  for (const auto& entry : entries_) result.push_back(entry.name);
+  return result;
+}
+
+std::unique_ptr<Solver> SolverRegistry::create(const std::string& name,
+                                               SolverSettings settings) const {
+  const SolverEntry* entry = find(name);
+  if (entry == nullptr) {
+    throw std::invalid_argument("unknown solver '" + name + "'; known solvers: " + joined(names()));
+  }
+  if (!(settings.tolerance >= 0.0) || !std::isfinite(settings.tolerance)) {
+    throw std::invalid_argument("solver '" + name +
+                                "': tolerance = " + formatNumber(settings.tolerance) +
+                                " is invalid; expected a finite value >= 0");
+  }
+  if (settings.max_iterations < 0) {
+    throw std::invalid_argument("solver '" + name +
+                                "': max_iterations = " + std::to_string(settings.max_iterations) +
+                                " is invalid; expected an integer >= 0");
+  }
+  std::vector<std::string> option_names;
+  for (const auto& spec : entry->options) option_names.push_back(spec.name);
+  for (const auto& [key, value] : settings.options) {
+    const SolverOptionSpec* spec = nullptr;
+    for (const auto& s : entry->options) {
+      if (s.name == key) spec = &s;
+    }
+    if (spec == nullptr) {
+      throw std::invalid_argument("solver '" + name + "': unknown option '" + key + "' (value " +
+                                  formatNumber(value) +
+                                  "); accepted options: " + joined(option_names));
+    }
+    const bool in_range = value >= spec->min_value && value <= spec->max_value;
+    const bool integral = !spec->integer || std::floor(value) == value;
+    if (!in_range || !integral) {
+      throw std::invalid_argument("solver '" + name + "': option '" + key +
+                                  "' = " + formatNumber(value) + " is out of range; expected " +
+                                  describeRange(*spec));
+    }
+  }
+  for (const auto& spec : entry->options) settings.options.emplace(spec.name, spec.default_value);
+  return entry->create(settings);
+}
+
+double solverOption(const SolverSettings& settings, const std::string& key) {
+  const auto it = settings.options.find(key);
+  if (it == settings.options.end()) {
+    throw std::invalid_argument("solver option '" + key +
+                                "' is not set (SolverRegistry::create fills the defaults)");
+  }
+  return it->second;
+}
+
+}  // namespace grains
