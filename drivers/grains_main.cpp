@@ -3,6 +3,7 @@
 #include "grains/app/command_line.hpp"
 #include "grains/app/simulation.hpp"
 #include "grains/config/config_loader.hpp"
+#include "grains/scenario/body_generator.hpp"
 
 #include <Tpetra_Core.hpp>
 
@@ -26,8 +27,11 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       return 0;
     case Command::Validate: {
       const auto config = grains::loadConfigFile(*cl.config_path, cl.overrides);
+      // Generating the bodies also checks files and initial overlaps.
+      const auto bodies = grains::generateAllBodies(config);
       if (root)
-        std::cout << "# " << *cl.config_path << ": valid\n" << grains::configToYaml(config);
+        std::cout << "# " << *cl.config_path << ": valid, " << bodies.size() << " bodies\n"
+                  << grains::configToYaml(config);
       return 0;
     }
     case Command::Run: {

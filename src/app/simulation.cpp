@@ -54,7 +54,12 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   max_radius = globalMax(*comm, max_radius);
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings);
 
-  prepareOutputDirectory(summary.output_dir, options.overwrite, raw);
+  try {
+    prepareOutputDirectory(summary.output_dir, options.overwrite, raw);
+  } catch (const std::runtime_error& e) {
+    // Collective and deterministic: a usage problem, not a crash.
+    throw ConfigError(std::string("output: ") + e.what());
+  }
   writeEffectiveConfig(config, summary.output_dir, rank);
 
   BodyDomain domain(comm, std::move(owned));

@@ -143,6 +143,7 @@ TEST(DistributedPile, SameEvolutionOnAnyRankCount) {
   if (world->getRank() != 0) return;
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
   const PileState serial = settle(self, all, steps);
+  EXPECT_GT(serial.contacts, 150) << "the pile should be in contact after 200 steps";
   EXPECT_EQ(serial.contacts, distributed.contacts);
   double max_diff = 0.0;
   for (const auto& [gid, x] : serial.positions)

@@ -52,7 +52,8 @@ TEST_P(SolverDistributedParam, SolutionIndependentOfRankCount) {
   const GlobalProblem g = globalProblem(model);
   const QuadraticProgram qp = test::makeQp(g.factored, g.b, model, g.mu);
   const test::RunResult r = test::run(solver, qp, Eigen::VectorXd::Zero(g.b.size()), 1e-10, 100000);
-  EXPECT_TRUE(r.report.converged) << "residual " << r.report.residual << " iterations " << r.report.iterations << " measured " << r.measures.residual;
+  EXPECT_TRUE(r.report.converged) << "residual " << r.report.residual << " iterations "
+                                  << r.report.iterations << " measured " << r.measures.residual;
   EXPECT_GT(r.report.iterations, 0);
   EXPECT_LE((r.gamma - g.solution).cwiseAbs().maxCoeff(), 1e-7);
   EXPECT_NEAR(r.report.objective, test::objective(g.factored.A(), g.b, g.solution), 1e-9);

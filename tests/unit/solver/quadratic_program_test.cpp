@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace grains {
 namespace {
 
@@ -45,6 +48,13 @@ TEST(EvaluateMeasures, CoulombResidualUsesTheConeProjection) {
   const QpMeasures m = evaluateMeasures(qp, *gamma);
   EXPECT_NEAR(m.residual, 2.8, 1e-14);
   EXPECT_EQ(m.objective, 0.0);
+}
+
+TEST(EvaluateMeasures, NanIsNeverSmall) {
+  const QuadraticProgram qp =
+      diagonalQp(FrictionModel::Frictionless, Eigen::Vector2d(1.0, 1.0), Eigen::Vector2d(0.0, 0.0));
+  auto gamma = test::makeVector(qp.map(), Eigen::Vector2d(std::nan(""), 0.0));
+  EXPECT_EQ(evaluateMeasures(qp, *gamma).residual, std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

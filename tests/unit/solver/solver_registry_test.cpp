@@ -46,7 +46,8 @@ TEST(SolverRegistry, UnknownSolverListsTheKnownOnes) {
 TEST(SolverRegistry, UnknownOptionNamesSolverOptionValueAndAccepted) {
   SolverSettings s;
   s.options["omegaa"] = 1.2;
-  expectContains(creationError("pgs", s), {"pgs", "omegaa", "1.2", "omega", "check_every"});
+  expectContains(creationError("pgs", s),
+                 {"pgs", "omegaa", "1.2", "omega", "check_every", "split_mass"});
   s.options = {{"omega", 1.0}};
   expectContains(creationError("bbpgd", s), {"bbpgd", "omega", "(none)"});
 }

@@ -1,0 +1,173 @@
+// End-to-end checks of the `grains` executable: outputs of a short run, and
+// bad input rejected with a clear message, exit status 2 and nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;
+};
+
+// Runs grains in a clean environment (the test process itself is an MPI
+// singleton whose environment must not leak into the child).
+Result runGrains(const std::string& args) {
+  const std::string command =
+      "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
+      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 " +
+      std::string(GRAINS_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) r.output += buffer.data();
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+class GrainsCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("grains_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_;
+};
+
+const char* kSmallPile = R"(simulation: {dt: 0.005, steps: 6}
+bodies:
+  radius: 0.1
+  mass: 1.0
+  generator: {type: lattice, count: 8, spacing: 0.25,
+              region: {type: box, min: [0, 0, 0], max: [0.5, 0.5, 0.5]}}
+walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
+solver: {name: bbpgd, tolerance: 1.0e-8, max_iterations: 500}
+output: {vtk_every: 3, log_every: 0}
+)";
+
+TEST_F(GrainsCli, VersionAndHelp) {
+  const auto v = runGrains("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.output.find("grains " GRAINS_VERSION), std::string::npos);
+  const auto h = runGrains("--help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.output.find("grains validate CONFIG"), std::string::npos);
+}
+
+TEST_F(GrainsCli, RunWritesSeriesAndMetricsAndRefusesToClobber) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out / "bodies.pvd"));
+  EXPECT_TRUE(fs::exists(out / "config_used.yaml"));
+  for (const char* f : {"vtk/bodies_000000.pvtp", "vtk/bodies_000003.pvtp",
+                        "vtk/bodies_000006.pvtp", "vtk/bodies_000006_r0.vtp"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  const std::string pvd = read(out / "bodies.pvd");
+  EXPECT_NE(pvd.find("timestep=\"0.03\""), std::string::npos) << pvd;  // step 6 * 0.005 s
+  const std::string metrics = read(out / "metrics.csv");
+  EXPECT_EQ(metrics.rfind("step,time,bodies,contacts,solver,iterations,residual,objective,"
+                          "converged,max_overlap,kinetic_energy,wall_s",
+                          0),
+            0u);
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 7);  // header + 6 steps
+
+  // A second run into the same directory must not destroy the first one.
+  const auto again = runGrains("run " + cfg + " --output " + out.string());
+  EXPECT_EQ(again.status, 2);
+  EXPECT_NE(again.output.find("--overwrite"), std::string::npos) << again.output;
+  EXPECT_EQ(read(out / "metrics.csv"), metrics);
+  const auto forced = runGrains("run " + cfg + " --output " + out.string() +
+                                " --overwrite --steps 2");
+  EXPECT_EQ(forced.status, 0) << forced.output;
+  EXPECT_FALSE(fs::exists(out / "vtk/bodies_000003.pvtp"));
+}
+
+TEST_F(GrainsCli, StepsAndSetOverrideTheConfig) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --steps 2 --set solver.name=apgd --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string metrics = read(out / "metrics.csv");
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);
+  EXPECT_NE(metrics.find(",apgd,"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "bodies.pvd"));
+}
+
+struct BadInput {
+  const char* name;
+  std::string yaml;
+  const char* expected;  ///< must appear in the message
+};
+
+TEST_F(GrainsCli, BadInputIsRejectedWithExitTwoAndNothingWritten) {
+  const std::string base(kSmallPile);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = base;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::string csv = write("overlap.csv", "x,y,z\n0,0,0.5\n0.15,0,0.5\n");
+  const std::vector<BadInput> cases = {
+      {"malformed", "simulation: {dt: 0.005, steps: [\n", "malformed YAML"},
+      {"unknown_key", replace("mass: 1.0", "mass: 1.0\n  colour: red"), "bodies.colour"},
+      {"negative_radius", replace("radius: 0.1", "radius: -0.1"), "bodies.radius"},
+      {"zero_dt", replace("dt: 0.005", "dt: 0"), "simulation.dt"},
+      {"unknown_solver", replace("name: bbpgd", "name: magic"), "magic"},
+      {"overlapping_bodies",
+       replace("generator: {type: lattice, count: 8, spacing: 0.25,\n              region: "
+               "{type: box, min: [0, 0, 0], max: [0.5, 0.5, 0.5]}}",
+               "generator: {type: file, file: " + csv + "}"),
+       "overlap"},
+  };
+  for (const auto& c : cases) {
+    const std::string cfg = write(std::string(c.name) + ".yaml", c.yaml);
+    const fs::path out = dir_ / (std::string("out_") + c.name);
+    const auto r = runGrains("run " + cfg + " --output " + out.string());
+    EXPECT_EQ(r.status, 2) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_EQ(r.output.find("terminate"), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_FALSE(fs::exists(out)) << c.name << ": output written for bad input";
+    const auto v = runGrains("validate " + cfg);
+    EXPECT_EQ(v.status, 2) << c.name;
+  }
+  const auto missing = runGrains("run " + (dir_ / "nope.yaml").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("nope.yaml"), std::string::npos);
+  const auto usage = runGrains("run --steps many");
+  EXPECT_EQ(usage.status, 2);
+}
+
+}  // namespace
