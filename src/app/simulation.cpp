@@ -62,7 +62,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   }
   writeEffectiveConfig(config, summary.output_dir, rank);
 
-  BodyDomain domain(comm, std::move(owned));
+  BodyDomain domain(comm, std::move(owned), config.parallel);
   InertialStepper stepper(stepperSettings(config, max_radius), config.walls, std::move(solver));
   MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw);
   std::optional<VtkSeriesWriter> vtk;
@@ -98,7 +98,19 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       row.max_overlap = last.max_overlap;
       row.kinetic_energy = last.kinetic_energy;
       row.wall_s = wall;
-      row.extra = {{"active_contacts", static_cast<double>(last.active_contacts)}};
+      const DomainStats& d = last.domain;
+      row.extra = {{"active_contacts", static_cast<double>(last.active_contacts)},
+                   {"envelope", stepper.lastEnvelope()},
+                   {"bodies_min", static_cast<double>(d.bodies_min)},
+                   {"bodies_max", static_cast<double>(d.bodies_max)},
+                   {"bodies_mean", d.bodies_mean},
+                   {"contacts_min", static_cast<double>(last.contacts_min)},
+                   {"contacts_max", static_cast<double>(last.contacts_max)},
+                   {"contacts_mean", last.contacts_mean},
+                   {"load_imbalance", d.load_imbalance},
+                   {"repartitions", static_cast<double>(d.repartitions)},
+                   {"bytes_sent_max", static_cast<double>(d.bytes_sent_max)},
+                   {"bytes_sent_mean", d.bytes_sent_mean}};
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
@@ -111,11 +123,11 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       char line[256];
       std::snprintf(line, sizeof line,
                     "step %ld/%ld  t=%.4g s  contacts=%ld (active %ld)  %s it=%d res=%.2e%s  "
-                    "KE=%.4g J  overlap=%.3g m  %.3f s/step\n",
+                    "KE=%.4g J  overlap=%.3g m  imbalance=%.3f  %.3f s/step\n",
                     step, total_steps, time, last.contacts, last.active_contacts,
                     last.solve.solver.c_str(), last.solve.iterations, last.solve.residual,
                     last.solve.converged ? "" : " (not converged)", last.kinetic_energy,
-                    last.max_overlap, wall);
+                    last.max_overlap, last.domain.load_imbalance, wall);
       *options.log << line << std::flush;
     }
   }

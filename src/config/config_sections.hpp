@@ -12,5 +12,6 @@ std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);
 ContactSection parseContact(MapReader section);
 SolverSection parseSolver(MapReader section);
 OutputSection parseOutput(MapReader section);
+ParallelSection parseParallel(MapReader section);
 
 }  // namespace grains::config_detail

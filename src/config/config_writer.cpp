@@ -134,6 +134,15 @@ std::string configToYaml(const SimulationConfig& c) {
   }
   out << YAML::EndMap;
 
+  out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "partitioner" << YAML::Value
+      << (c.parallel.partitioner == PartitionerKind::MultiJagged ? "multijagged" : "rcb");
+  out << YAML::Key << "imbalance_threshold" << YAML::Value << num(c.parallel.imbalance_threshold);
+  out << YAML::Key << "repartition_every" << YAML::Value << c.parallel.repartition_every;
+  out << YAML::Key << "min_repartition_interval" << YAML::Value
+      << c.parallel.min_repartition_interval;
+  out << YAML::EndMap;
+
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "dir" << YAML::Value << c.output.dir;
   out << YAML::Key << "vtk_every" << YAML::Value << c.output.vtk_every;
@@ -162,6 +171,8 @@ contact:    friction (frictionless|coulomb), mu (>=0, 0), envelope (>=0, 0 = aut
             damping_steps (>0, 4), compliance (>=0, 0)
 solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
             options (map of solver-specific numbers)
+parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
+            repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)
 output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
 )";
 }

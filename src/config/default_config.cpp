@@ -48,7 +48,7 @@ contact:
   compliance: 0.0
 
 solver:
-  name: bbpgd
+  name: apgd                # converges on every step of this pile (docs/benchmarks.md)
   tolerance: 1.0e-6
   max_iterations: 1000
 

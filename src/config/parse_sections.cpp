@@ -137,4 +137,19 @@ OutputSection parseOutput(MapReader s) {
   return out;
 }
 
+ParallelSection parseParallel(MapReader s) {
+  ParallelSection out;
+  const std::string partitioner = s.choice("partitioner", "rcb", {"rcb", "multijagged"});
+  out.partitioner =
+      partitioner == "multijagged" ? PartitionerKind::MultiJagged : PartitionerKind::Rcb;
+  out.imbalance_threshold =
+      s.number("imbalance_threshold", out.imbalance_threshold, Range::atLeast(1.0));
+  out.repartition_every =
+      s.integer("repartition_every", out.repartition_every, Range::nonNegative());
+  out.min_repartition_interval =
+      s.integer("min_repartition_interval", out.min_repartition_interval, Range::positive());
+  s.finish();
+  return out;
+}
+
 }  // namespace grains::config_detail

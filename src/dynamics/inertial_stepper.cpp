@@ -8,6 +8,11 @@
 
 namespace grains {
 
+namespace {
+// Margin on the largest relative displacement within a step.
+constexpr double kEnvelopeSafety = 1.25;
+}  // namespace
+
 InertialStepper::InertialStepper(StepperSettings settings, std::vector<Wall> walls,
                                  std::unique_ptr<Solver> solver)
     : settings_(std::move(settings)), walls_(std::move(walls)), solver_(std::move(solver)) {}
@@ -33,28 +38,48 @@ Quat advanceOrientation(const Quat& q, const Vec3& omega, double dt) {
 
 StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   const double dt = settings_.assembly.dt;
-  if (settings_.rebalance_every > 0 && step_index > 0 &&
-      step_index % settings_.rebalance_every == 0)
-    domain.rebalance();
+  StepReport report;
+  report.repartitioned = domain.maybeRepartition(step_index);
   domain.migrate();
-  if (halo_reach_ < 0.0) {
-    double max_radius = 0.0;
-    for (std::size_t i = 0; i < domain.numOwned(); ++i)
-      max_radius = std::max(max_radius, boundingRadius(domain.bodies()[i]));
-    // Bodies move at most (envelope) between detection and use, so the halo
-    // covers every pair that can interact during the step.
-    halo_reach_ = 2.0 * globalMax(domain.comm(), max_radius) + settings_.envelope;
+  // Contacts must be known before bodies can touch: the detection envelope
+  // covers the largest relative approach within the step (two bodies at the
+  // fastest surface speed plus gravity's increment), and never less than the
+  // configured envelope. The halo reaches one envelope beyond the largest pair.
+  double max_radius = 0.0, max_speed = 0.0;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    const Body& b = domain.bodies()[i];
+    const double r = boundingRadius(b);
+    max_radius = std::max(max_radius, r);
+    max_speed = std::max(max_speed, b.velocity.norm() + b.angular_velocity.norm() * r);
   }
-  domain.refreshGhosts(halo_reach_);
+  {
+    double local[2] = {max_radius, max_speed};
+    MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, rawMpiComm(domain.comm()));
+    max_radius = local[0];
+    max_speed = local[1];
+  }
+  const double approach = 2.0 * dt * (max_speed + dt * settings_.assembly.gravity.norm());
+  last_envelope_ = std::max(settings_.envelope, kEnvelopeSafety * approach);
+  domain.refreshGhosts(2.0 * max_radius + last_envelope_);
 
   const std::vector<Contact> contacts =
-      detectContacts(domain, walls_, DetectionSettings{settings_.envelope, settings_.mu});
+      detectContacts(domain, walls_, DetectionSettings{last_envelope_, settings_.mu});
+  double max_overlap = 0.0;  // before the step: what the previous step left
+  {
+    auto& bodies = domain.bodies();
+    for (std::size_t i = 0; i < domain.numOwned(); ++i) bodies[i].num_contacts = 0;
+    for (const Contact& c : contacts) {
+      max_overlap = std::max(max_overlap, -c.geometry.gap);
+      for (int idx : {c.body_a, c.body_b})
+        if (idx >= 0 && static_cast<std::size_t>(idx) < domain.numOwned())
+          ++bodies[static_cast<std::size_t>(idx)].num_contacts;
+    }
+  }
   ContactSystem system = assembleContactSystem(domain, contacts, settings_.assembly);
   const int block = system.qp.cones.blockSize();
 
   Vector gamma(system.constraint_map);
   warm_start_.fill(contacts, block, gamma);
-  StepReport report;
   report.solve = solver_->solve(system.qp, gamma);
   warm_start_.store(contacts, block, gamma);
 
@@ -83,7 +108,6 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
 
   // Overlap after the step: move every column-map body (owned and ghost) with
   // its new velocity and re-measure the gaps of this step's contacts.
-  double max_overlap = 0.0;
   long active = 0;
   {
     const auto& col_map = system.Dt->getColMap();
@@ -123,9 +147,26 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
     last_impulses_.assign(g.begin(), g.end());
   }
 
+  // Tpetra traffic: each application of A (or PGS sweep) exports the ghost
+  // columns' partial products to their owners and imports owned values back;
+  // assembly and the velocity update add three more such transfers.
+  {
+    const auto importer = system.Dt->getGraph()->getImporter();
+    if (!importer.is_null()) {
+      const long per_transfer = static_cast<long>(sizeof(double)) *
+                                static_cast<long>(importer->getNumExportIDs() +
+                                                  importer->getNumRemoteIDs());
+      domain.addSentBytes(per_transfer * (report.solve.operator_applies + 3));
+    }
+  }
+
   const Comm& comm = domain.comm();
   report.bodies = domain.globalBodyCount();
   report.contacts = globalSum(comm, static_cast<long>(contacts.size()));
+  report.contacts_min = -globalMax(comm, -static_cast<long>(contacts.size()));
+  report.contacts_max = globalMax(comm, static_cast<long>(contacts.size()));
+  report.contacts_mean = static_cast<double>(report.contacts) / comm.getSize();
+  report.domain = domain.collectStats();
   report.active_contacts = globalSum(comm, active);
   report.max_overlap = globalMax(comm, max_overlap);
   report.kinetic_energy = globalKineticEnergy(domain);

@@ -57,6 +57,9 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   auto orientation = doubleArray("orientation", 4, n);
   auto contact_force = doubleArray("contact_force", 3, n);
   auto contact_force_magnitude = doubleArray("contact_force_magnitude", 1, n);
+  auto num_contacts = vtkSmartPointer<vtkIntArray>::New();
+  num_contacts->SetName("num_contacts");
+  num_contacts->SetNumberOfTuples(n);
 
   for (vtkIdType i = 0; i < n; ++i) {
     const Body& body = bodies[static_cast<std::size_t>(i)];
@@ -72,6 +75,7 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     orientation->SetTypedTuple(i, q);
     setTuple3(contact_force, i, body.contact_force);
     contact_force_magnitude->SetValue(i, body.contact_force.norm());
+    num_contacts->SetValue(i, body.num_contacts);
   }
 
   auto poly = vtkSmartPointer<vtkPolyData>::New();
@@ -86,6 +90,7 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   data->AddArray(orientation);
   data->AddArray(contact_force);
   data->AddArray(contact_force_magnitude);
+  data->AddArray(num_contacts);
   return poly;
 }
 

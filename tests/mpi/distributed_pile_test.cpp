@@ -55,12 +55,24 @@ std::vector<std::int64_t> allGather(const Comm& comm, const std::vector<std::int
   return all;
 }
 
-TEST(DistributedPile, HaloFindsEveryPairExactlyOnce) {
+class PartitionerParam : public ::testing::TestWithParam<PartitionerKind> {};
+
+TEST_P(PartitionerParam, HaloFindsEveryPairExactlyOnce) {
   auto comm = Tpetra::getDefaultComm();
   const auto all = randomSpheres(500, 2.0, 17);
-  BodyDomain domain(comm, myBlock(all, *comm));
+  ParallelSection parallel;
+  parallel.partitioner = GetParam();
+  BodyDomain domain(comm, myBlock(all, *comm), parallel);
+  // The partition really splits the bodies.
+  EXPECT_EQ(domain.globalBodyCount(), 500);
+  if (comm->getSize() > 1) {
+    EXPECT_LT(domain.numOwned(), 500u);
+  }
   const double envelope = 0.05;
   domain.refreshGhosts(2 * 0.1 + envelope);
+  if (comm->getSize() > 1) {
+    EXPECT_GT(domain.numGhosts(), 0u);
+  }
   const auto contacts = detectContacts(domain, {}, {envelope, 0.0});
   std::vector<std::int64_t> keys;
   for (const auto& c : contacts) {
@@ -86,8 +98,13 @@ struct PileState {
   double max_residual = 0.0;
 };
 
-PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps) {
-  BodyDomain domain(comm, myBlock(all, *comm));
+PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
+                 PartitionerKind partitioner) {
+  ParallelSection parallel;
+  parallel.partitioner = partitioner;
+  parallel.repartition_every = 50;  // many repartitions and migrations
+  parallel.min_repartition_interval = 1;
+  BodyDomain domain(comm, myBlock(all, *comm), parallel);
   std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
   for (int axis = 0; axis < 2; ++axis) {
     walls.push_back(Wall::plane(Vec3::Zero(), Vec3::Unit(axis)));
@@ -99,7 +116,6 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps) 
   settings.assembly.friction = FrictionModel::Coulomb;
   settings.mu = 0.3;
   settings.envelope = 0.02;
-  settings.rebalance_every = 50;
   SolverSettings solver;
   solver.tolerance = 1e-11;
   solver.max_iterations = 5000;
@@ -130,11 +146,11 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps) 
   return state;
 }
 
-TEST(DistributedPile, SameEvolutionOnAnyRankCount) {
+TEST_P(PartitionerParam, SameEvolutionOnAnyRankCount) {
   auto world = Tpetra::getDefaultComm();
   const auto all = randomSpheres(150, 2.0, 5);
   const int steps = 200;
-  const PileState distributed = settle(world, all, steps);
+  const PileState distributed = settle(world, all, steps, GetParam());
   ASSERT_EQ(distributed.positions.size(), all.size()) << "bodies lost or duplicated";
   EXPECT_LT(distributed.max_residual, 1e-11);
 
@@ -142,7 +158,7 @@ TEST(DistributedPile, SameEvolutionOnAnyRankCount) {
   MPI_Comm_split(rawMpiComm(*world), world->getRank() == 0 ? 0 : MPI_UNDEFINED, 0, &self_raw);
   if (world->getRank() != 0) return;
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
-  const PileState serial = settle(self, all, steps);
+  const PileState serial = settle(self, all, steps, GetParam());
   EXPECT_GT(serial.contacts, 150) << "the pile should be in contact after 200 steps";
   EXPECT_EQ(serial.contacts, distributed.contacts);
   double max_diff = 0.0;
@@ -150,6 +166,9 @@ TEST(DistributedPile, SameEvolutionOnAnyRankCount) {
     max_diff = std::max(max_diff, (x - distributed.positions.at(gid)).norm());
   EXPECT_LT(max_diff, 1e-6) << "positions differ between 1 and " << world->getSize() << " ranks";
 }
+
+INSTANTIATE_TEST_SUITE_P(DistributedPile, PartitionerParam,
+                         ::testing::Values(PartitionerKind::Rcb, PartitionerKind::MultiJagged));
 
 }  // namespace
 }  // namespace grains

@@ -67,6 +67,19 @@ struct SolverSection {
   SolverSettings settings;  ///< tolerance, max_iterations, options (validated)
 };
 
+/// Domain decomposition across MPI ranks (docs/config.md, docs/scaling.md).
+enum class PartitionerKind : int { Rcb = 0, MultiJagged = 1 };
+
+struct ParallelSection {
+  PartitionerKind partitioner = PartitionerKind::Rcb;
+  /// Repartition when max/mean of the per-rank load exceeds this (>= 1).
+  double imbalance_threshold = 1.1;
+  /// Also repartition every this many steps (0 = only on imbalance).
+  long repartition_every = 0;
+  /// Never repartition more often than this (steps, >= 1).
+  long min_repartition_interval = 20;
+};
+
 struct OutputSection {
   std::string dir = "output";
   long vtk_every = 0;   ///< 0 = no VTK output
@@ -82,6 +95,7 @@ struct SimulationConfig {
   std::vector<Wall> walls;            ///< boxes already expanded to planes
   ContactSection contact;
   SolverSection solver;
+  ParallelSection parallel;
   OutputSection output;
 };
 

@@ -24,6 +24,9 @@ struct Body {
   /// Total contact force and torque of the last step (impulse / dt), world frame.
   Vec3 contact_force = Vec3::Zero();
   Vec3 contact_torque = Vec3::Zero();
+  /// Contacts of the last step seen from the rank owning the body: the
+  /// partitioner's work estimate and a per-body output field.
+  int num_contacts = 0;
 
   /// Inverse of the world-frame inertia tensor.
   Mat3 inverseInertiaWorld() const {

@@ -16,9 +16,10 @@ namespace grains {
 
 struct StepperSettings {
   AssemblySettings assembly;
+  /// Minimum speculative-contact distance; widened automatically in steps
+  /// where bodies could otherwise meet unseen (see InertialStepper::step).
   double envelope = 0.0;
   double mu = 0.0;
-  long rebalance_every = 100;  ///< interim slab re-balancing period (steps)
 };
 
 /// Global (all-rank) results of one step.
@@ -26,8 +27,14 @@ struct StepReport {
   long bodies = 0;
   long contacts = 0;         ///< constraints, including speculative ones
   long active_contacts = 0;  ///< contacts with a positive normal impulse
-  double max_overlap = 0.0;  ///< largest penetration depth after the step [m]
+  /// Largest penetration depth [m]: over the contacts found at the start of
+  /// the step (what the previous step left) and their gaps after this step.
+  double max_overlap = 0.0;
   double kinetic_energy = 0.0;
+  long contacts_min = 0, contacts_max = 0;  ///< per rank
+  double contacts_mean = 0.0;
+  bool repartitioned = false;
+  DomainStats domain;  ///< per-rank bodies, load imbalance, bytes sent
   SolveReport solve;
 };
 
@@ -42,13 +49,15 @@ class InertialStepper {
   /// values per contact: normal, then the two tangents) [N s].
   const std::vector<Contact>& lastContacts() const { return last_contacts_; }
   const std::vector<double>& lastImpulses() const { return last_impulses_; }
+  /// Contact detection distance used in the last step [m].
+  double lastEnvelope() const { return last_envelope_; }
 
  private:
   StepperSettings settings_;
   std::vector<Wall> walls_;
   std::unique_ptr<Solver> solver_;
   WarmStartCache warm_start_;
-  double halo_reach_ = -1.0;
+  double last_envelope_ = 0.0;
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;
 };

@@ -1,20 +1,38 @@
 #pragma once
 // The bodies visible on one rank: those it owns (first) and ghost copies of
 // bodies owned by other ranks within the halo width (after). Collective calls
-// move bodies to their owners and refresh ghosts; refreshGhosts() is the one
-// reusable halo routine.
+// partition space (Zoltan2), move bodies to their owners and refresh ghosts;
+// refreshGhosts() is the one reusable halo routine. All point-to-point traffic
+// goes through the sparse (NBX) exchange on a private duplicate communicator.
+#include "grains/config/simulation_config.hpp"
 #include "grains/core/body.hpp"
 #include "grains/linalg/tpetra_types.hpp"
-#include "grains/parallel/slab_decomposition.hpp"
+#include "grains/parallel/box_decomposition.hpp"
+#include "grains/parallel/sparse_exchange.hpp"
+
+#include <mpi.h>
 
 #include <cstddef>
 #include <vector>
 
 namespace grains {
 
+/// Global per-rank statistics (identical on every rank).
+struct DomainStats {
+  long bodies_min = 0, bodies_max = 0;
+  double bodies_mean = 0.0;
+  double load_imbalance = 1.0;  ///< max / mean of the per-rank load (bodies + contacts)
+  long bytes_sent_max = 0;      ///< halo + migration bytes of the busiest rank since the last call
+  double bytes_sent_mean = 0.0;
+  long repartitions = 0;  ///< total so far
+};
+
 class BodyDomain {
  public:
-  BodyDomain(RCP<const Comm> comm, std::vector<Body> owned);
+  BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings = {});
+  ~BodyDomain();
+  BodyDomain(const BodyDomain&) = delete;
+  BodyDomain& operator=(const BodyDomain&) = delete;
 
   const Comm& comm() const { return *comm_; }
   RCP<const Comm> commPtr() const { return comm_; }
@@ -27,27 +45,45 @@ class BodyDomain {
   std::size_t numGhosts() const { return bodies_.size() - num_owned_; }
   /// Owning rank of bodies()[i] (this rank for i < numOwned()).
   int ownerRank(std::size_t i) const;
+  const BoxDecomposition& decomposition() const { return boxes_; }
 
-  /// Collective: recompute the decomposition from the current positions.
-  void rebalance();
-  /// Collective: drop ghosts and send every owned body to the rank whose
-  /// subdomain contains it. Keeps owned bodies sorted by GID.
+  /// Collective: repartition if the load imbalance exceeds the threshold (and
+  /// the last repartition is old enough) or the periodic interval is due.
+  /// Returns true if it repartitioned.
+  bool maybeRepartition(long step);
+  /// Collective: Zoltan2 partition of the current positions, weighted by
+  /// 1 + contacts per body, and migration to the new owners.
+  void repartition();
+  /// Collective: drop ghosts and send every owned body that left this rank's
+  /// box to its owner. Keeps owned bodies sorted by GID.
   void migrate();
   /// Collective: replace the ghosts by fresh copies of every body within
-  /// `reach` of this rank's subdomain.
+  /// `reach` of this rank's box.
   void refreshGhosts(double reach);
 
   long globalBodyCount() const;
+  /// Account bytes sent by this rank outside the domain (e.g. Tpetra imports).
+  void addSentBytes(long bytes) { volume_.bytes_sent += bytes; }
+  /// Collective: statistics, resetting the byte counters.
+  DomainStats collectStats();
 
  private:
-  void exchange(const std::vector<std::vector<Body>>& outgoing, std::vector<Body>& incoming,
-                std::vector<int>* source_ranks) const;
+  void dropGhosts();
+  void adoptOwned(std::vector<Body> kept,
+                  const std::vector<std::pair<int, std::vector<Body>>>& arrived);
+  int nextTag();
 
   RCP<const Comm> comm_;
+  MPI_Comm exchange_comm_ = MPI_COMM_NULL;
+  ParallelSection settings_;
   std::vector<Body> bodies_;
   std::size_t num_owned_ = 0;
   std::vector<int> ghost_ranks_;
-  SlabDecomposition decomposition_;
+  BoxDecomposition boxes_;
+  long last_repartition_step_ = 0;
+  long repartitions_ = 0;
+  int tag_round_ = 0;
+  ExchangeVolume volume_;
 };
 
 }  // namespace grains

@@ -67,7 +67,7 @@ TEST(ConfigLoader, DefaultDemoHasTheDocumentedValues) {
   EXPECT_DOUBLE_EQ(c.contact.mu, 0.3);
   EXPECT_DOUBLE_EQ(c.contact.envelope, 0.02);
   EXPECT_DOUBLE_EQ(c.contact.damping_steps, 4.0);
-  EXPECT_EQ(c.solver.name, "bbpgd");
+  EXPECT_EQ(c.solver.name, "apgd");
   EXPECT_DOUBLE_EQ(c.solver.settings.tolerance, 1e-6);
   EXPECT_EQ(c.solver.settings.max_iterations, 1000);
   EXPECT_EQ(c.output.dir, "output");

@@ -120,3 +120,42 @@ TEST(Incline, FrictionlessSphereSlidesWithoutSpinning) {
 
 }  // namespace
 }  // namespace grains
+
+namespace grains {
+namespace {
+
+// A fast sphere covers 5 radii per step here: the contact must still be seen
+// before it happens (no tunnelling, no deep overlap), and the hard contact is
+// perfectly inelastic (the sphere stops at the wall).
+TEST(FastImpact, NoTunnellingThroughWallsOrSpheres) {
+  const double r = 0.1, dt = 0.05;
+  std::vector<Body> bodies{makeSphere(0, r, 1.0, Vec3(0, 0, 1.0)),
+                           makeSphere(1, r, 1.0, Vec3(3.0, 0, 1.0)),
+                           makeSphere(2, r, 1.0, Vec3(5.0, 0, 1.0))};
+  bodies[0].velocity = Vec3(0, 0, -10.0);  // towards the floor
+  bodies[1].velocity = Vec3(10.0, 0, 0);   // head-on towards body 2
+  bodies[2].velocity = Vec3(-10.0, 0, 0);
+  BodyDomain domain(Tpetra::getDefaultComm(), bodies);
+  InertialStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3::Zero()),
+                          {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
+  double max_overlap = 0.0;
+  for (int step = 0; step < 10; ++step) {
+    const auto report = stepper.step(domain, step);
+    max_overlap = std::max(max_overlap, report.max_overlap);
+    // Widened while the bodies fly, back to the configured value once at rest.
+    if (step == 0) {
+      EXPECT_GE(stepper.lastEnvelope(), 2.0 * dt * 10.0);
+    }
+  }
+  EXPECT_LT(max_overlap, 1e-9);
+  EXPECT_DOUBLE_EQ(stepper.lastEnvelope(), 0.01);
+  const auto& b = domain.bodies();
+  EXPECT_NEAR(b[0].position.z(), r, 1e-9);
+  EXPECT_NEAR(b[0].velocity.norm(), 0.0, 1e-9);
+  // Equal masses, perfectly inelastic: both stop, touching.
+  EXPECT_NEAR((b[2].position - b[1].position).norm(), 2 * r, 1e-9);
+  EXPECT_NEAR(b[1].velocity.norm() + b[2].velocity.norm(), 0.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace grains

@@ -71,6 +71,7 @@ inline Body testBody(GlobalId gid) {
   b.angular_velocity = Vec3(-3.0 * g, 7.0, 0.01 * g);
   b.orientation = Quat(Eigen::AngleAxisd(0.3 + 0.1 * g, Vec3(1.0, 2.0, -0.5).normalized()));
   b.contact_force = Vec3(10.0 * g, -2.0, 0.5 + g);
+  b.num_contacts = static_cast<int>(3 + gid % 7);
   return b;
 }
 
@@ -119,7 +120,9 @@ inline void expectBodies(vtkPolyData* poly,
   vtkDataArray* orientation = requireArray(poly, "orientation", VTK_DOUBLE, 4);
   vtkDataArray* force = requireArray(poly, "contact_force", VTK_DOUBLE, 3);
   vtkDataArray* force_norm = requireArray(poly, "contact_force_magnitude", VTK_DOUBLE, 1);
-  ASSERT_TRUE(gid && rank && radius && velocity && omega && orientation && force && force_norm);
+  vtkDataArray* num_contacts = requireArray(poly, "num_contacts", VTK_INT, 1);
+  ASSERT_TRUE(gid && rank && radius && velocity && omega && orientation && force && force_norm &&
+              num_contacts);
   ASSERT_EQ(poly->GetPoints()->GetDataType(), VTK_DOUBLE);
 
   std::map<GlobalId, int> seen;
@@ -143,6 +146,7 @@ inline void expectBodies(vtkPolyData* poly,
     EXPECT_DOUBLE_EQ(orientation->GetComponent(i, 3), b.orientation.z());
     expectVec(force, i, b.contact_force);
     EXPECT_DOUBLE_EQ(force_norm->GetComponent(i, 0), b.contact_force.norm());
+    EXPECT_EQ(static_cast<int>(num_contacts->GetComponent(i, 0)), b.num_contacts);
   }
   for (const auto& [id, count] : seen) EXPECT_EQ(count, 1) << "gid " << id << " repeated";
   // Every vertex cell references a distinct point.
