@@ -110,7 +110,12 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    {"load_imbalance", d.load_imbalance},
                    {"repartitions", static_cast<double>(d.repartitions)},
                    {"bytes_sent_max", static_cast<double>(d.bytes_sent_max)},
-                   {"bytes_sent_mean", d.bytes_sent_mean}};
+                   {"bytes_sent_mean", d.bytes_sent_mean},
+                   {"time_domain_s", last.time_domain},
+                   {"time_detect_s", last.time_detect},
+                   {"time_assemble_s", last.time_assemble},
+                   {"time_solve_s", last.time_solve},
+                   {"time_update_s", last.time_update}};
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {

@@ -2,6 +2,27 @@
 
 namespace grains {
 
+std::map<int, std::vector<WarmStartRecord>> WarmStartCache::extractDeparted(
+    const std::unordered_map<GlobalId, int>& departed) {
+  std::map<int, std::vector<WarmStartRecord>> out;
+  if (departed.empty()) return out;
+  for (auto it = impulses_.begin(); it != impulses_.end();) {
+    const GlobalId owner_body = it->first.a >= 0 ? it->first.a : it->first.b;
+    const auto moved = departed.find(owner_body);
+    if (moved == departed.end()) {
+      ++it;
+      continue;
+    }
+    out[moved->second].push_back(WarmStartRecord{it->first, it->second});
+    it = impulses_.erase(it);
+  }
+  return out;
+}
+
+void WarmStartCache::insert(const std::vector<WarmStartRecord>& records) {
+  for (const auto& r : records) impulses_[r.key] = r.impulse;
+}
+
 void WarmStartCache::fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const {
   auto g = gamma.getDataNonConst();
   for (std::size_t i = 0; i < contacts.size(); ++i) {

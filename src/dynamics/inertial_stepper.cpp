@@ -39,8 +39,19 @@ Quat advanceOrientation(const Quat& q, const Vec3& omega, double dt) {
 StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   const double dt = settings_.assembly.dt;
   StepReport report;
+  double clock = MPI_Wtime();
+  auto lap = [&clock](double& slot) {
+    const double now = MPI_Wtime();
+    slot += now - clock;
+    clock = now;
+  };
   report.repartitioned = domain.maybeRepartition(step_index);
   domain.migrate();
+  if (domain.comm().getSize() > 1) {
+    // Warm-start impulses follow the body that owns the contact (collective).
+    const auto arrived = domain.exchange(warm_start_.extractDeparted(domain.takeDepartures()));
+    for (const auto& [source, records] : arrived) warm_start_.insert(records);
+  }
   // Contacts must be known before bodies can touch: the detection envelope
   // covers the largest relative approach within the step (two bodies at the
   // fastest surface speed plus gravity's increment), and never less than the
@@ -61,6 +72,7 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   const double approach = 2.0 * dt * (max_speed + dt * settings_.assembly.gravity.norm());
   last_envelope_ = std::max(settings_.envelope, kEnvelopeSafety * approach);
   domain.refreshGhosts(2.0 * max_radius + last_envelope_);
+  lap(report.time_domain);
 
   const std::vector<Contact> contacts =
       detectContacts(domain, walls_, DetectionSettings{last_envelope_, settings_.mu});
@@ -75,12 +87,15 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
           ++bodies[static_cast<std::size_t>(idx)].num_contacts;
     }
   }
+  lap(report.time_detect);
   ContactSystem system = assembleContactSystem(domain, contacts, settings_.assembly);
   const int block = system.qp.cones.blockSize();
 
   Vector gamma(system.constraint_map);
   warm_start_.fill(contacts, block, gamma);
+  lap(report.time_assemble);
   report.solve = solver_->solve(system.qp, gamma);
+  lap(report.time_solve);
   warm_start_.store(contacts, block, gamma);
 
   // u+ = u_free + W D gamma for owned bodies.
@@ -167,6 +182,7 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   report.contacts_max = globalMax(comm, static_cast<long>(contacts.size()));
   report.contacts_mean = static_cast<double>(report.contacts) / comm.getSize();
   report.domain = domain.collectStats();
+  lap(report.time_update);
   report.active_contacts = globalSum(comm, active);
   report.max_overlap = globalMax(comm, max_overlap);
   report.kinetic_energy = globalKineticEnergy(domain);

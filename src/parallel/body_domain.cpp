@@ -64,12 +64,14 @@ void BodyDomain::repartition() {
   std::vector<Body> kept;
   kept.reserve(num_owned_);
   for (std::size_t i = 0; i < num_owned_; ++i) {
-    if (partition.owner[i] == self)
+    if (partition.owner[i] == self) {
       kept.push_back(bodies_[i]);
-    else
+    } else {
       outgoing[partition.owner[i]].push_back(bodies_[i]);
+      departures_[bodies_[i].gid] = partition.owner[i];
+    }
   }
-  adoptOwned(std::move(kept), exchangeBodies(exchange_comm_, outgoing, nextTag(), &volume_));
+  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_));
 }
 
 bool BodyDomain::maybeRepartition(long step) {
@@ -101,12 +103,14 @@ void BodyDomain::migrate() {
   kept.reserve(num_owned_);
   for (const Body& b : bodies_) {
     const int owner = boxes_.ownerOf(b.position);
-    if (owner == self)
+    if (owner == self) {
       kept.push_back(b);
-    else
+    } else {
       outgoing[owner].push_back(b);
+      departures_[b.gid] = owner;
+    }
   }
-  adoptOwned(std::move(kept), exchangeBodies(exchange_comm_, outgoing, nextTag(), &volume_));
+  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_));
 }
 
 void BodyDomain::refreshGhosts(double reach) {
@@ -118,11 +122,17 @@ void BodyDomain::refreshGhosts(double reach) {
     boxes_.ranksWithin(bodies_[i].position, reach, targets);
     for (int k : targets) outgoing[k].push_back(bodies_[i]);
   }
-  const auto arrived = exchangeBodies(exchange_comm_, outgoing, nextTag(), &volume_);
+  const auto arrived = exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_);
   for (const auto& [source, list] : arrived) {
     bodies_.insert(bodies_.end(), list.begin(), list.end());
     ghost_ranks_.insert(ghost_ranks_.end(), list.size(), source);
   }
+}
+
+std::unordered_map<GlobalId, int> BodyDomain::takeDepartures() {
+  std::unordered_map<GlobalId, int> out;
+  out.swap(departures_);
+  return out;
 }
 
 DomainStats BodyDomain::collectStats() {

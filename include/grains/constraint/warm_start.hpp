@@ -5,13 +5,25 @@
 #include "grains/linalg/tpetra_types.hpp"
 
 #include <array>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
 namespace grains {
 
+/// One remembered contact impulse, as sent to another rank.
+struct WarmStartRecord {
+  ContactKey key;
+  std::array<double, 3> impulse{};
+};
+
 class WarmStartCache {
  public:
+  /// Remove and return the entries whose owning body (key.a, or the body of
+  /// a wall contact) is in `departed`, grouped by that body's new rank.
+  std::map<int, std::vector<WarmStartRecord>> extractDeparted(
+      const std::unordered_map<GlobalId, int>& departed);
+  void insert(const std::vector<WarmStartRecord>& records);
   /// Fill gamma (block unknowns per contact, local rows in contact order)
   /// with remembered impulses; new contacts start at zero.
   void fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const;

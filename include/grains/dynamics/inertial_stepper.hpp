@@ -34,6 +34,10 @@ struct StepReport {
   long contacts_min = 0, contacts_max = 0;  ///< per rank
   double contacts_mean = 0.0;
   bool repartitioned = false;
+  /// Wall time of this rank's phases [s]: partition/migration/halo, contact
+  /// detection, QP assembly, solve, velocity/position update and measures.
+  double time_domain = 0.0, time_detect = 0.0, time_assemble = 0.0, time_solve = 0.0,
+         time_update = 0.0;
   DomainStats domain;  ///< per-rank bodies, load imbalance, bytes sent
   SolveReport solve;
 };

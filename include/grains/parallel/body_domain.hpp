@@ -13,6 +13,8 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace grains {
@@ -62,6 +64,14 @@ class BodyDomain {
   void refreshGhosts(double reach);
 
   long globalBodyCount() const;
+  /// Bodies that left this rank since the last call, with their new owner
+  /// (so per-body data kept outside Body, e.g. warm starts, can follow them).
+  std::unordered_map<GlobalId, int> takeDepartures();
+  /// Collective sparse exchange of plain records (counted in the stats).
+  template <typename T>
+  std::vector<std::pair<int, std::vector<T>>> exchange(const std::map<int, std::vector<T>>& out) {
+    return exchangeRecords(exchange_comm_, out, nextTag(), &volume_);
+  }
   /// Account bytes sent by this rank outside the domain (e.g. Tpetra imports).
   void addSentBytes(long bytes) { volume_.bytes_sent += bytes; }
   /// Collective: statistics, resetting the byte counters.
@@ -84,6 +94,7 @@ class BodyDomain {
   long repartitions_ = 0;
   int tag_round_ = 0;
   ExchangeVolume volume_;
+  std::unordered_map<GlobalId, int> departures_;
 };
 
 }  // namespace grains
