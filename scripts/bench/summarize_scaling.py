@@ -2,33 +2,27 @@
 """Summary of scripts/bench/scaling.sh: per case (strong/weak, ranks) the
 median and minimum over repeats of the mean wall time per step, the solver
 iterations per step, and the bytes sent per step by the busiest rank."""
-import csv
 import os
-import re
 import statistics
 import sys
 
-root = sys.argv[1]
-cases = {}
-for name in sorted(os.listdir(root)):
-    m = re.fullmatch(r"(strong|weak)_p(\d+)_r(\d+)", name)
-    path = os.path.join(root, name, "metrics.csv")
-    if not m or not os.path.exists(path):
-        continue
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        continue
-    n = len(rows)
-    cases.setdefault((m.group(1), int(m.group(2))), []).append({
-        "ms": 1e3 * sum(float(r["wall_s"]) for r in rows) / n,
-        "it": sum(int(r["iterations"]) for r in rows) / n,
-        "bytes_max": sum(float(r["bytes_sent_max"]) for r in rows) / n,
-        "bytes_mean": sum(float(r["bytes_sent_mean"]) for r in rows) / n,
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_runs import load_runs, mean  # noqa: E402
+
+runs_by_case = load_runs(sys.argv[1], r"(strong|weak)_p(\d+)_r(\d+)",
+                         lambda m: (m.group(1), int(m.group(2))))
+cases = {
+    key: [{
+        "ms": mean(rows, "wall_s", 1e3),
+        "it": mean(rows, "iterations"),
+        "bytes_max": mean(rows, "bytes_sent_max"),
+        "bytes_mean": mean(rows, "bytes_sent_mean"),
         "bodies": int(rows[-1]["bodies"]),
         "contacts": int(rows[-1]["contacts"]),
         "imbalance": float(rows[-1]["load_imbalance"]),
-    })
+    } for rows in runs]
+    for key, runs in runs_by_case.items()
+}
 
 print(f"{'case':>7} {'ranks':>5} {'bodies':>7} {'ms/step med':>11} {'min':>8} {'it/step':>8} "
       f"{'kB/step/rank max':>16} {'mean':>8} {'imbal':>6} {'runs':>4}")
