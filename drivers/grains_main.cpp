@@ -7,8 +7,8 @@
 
 #include <Tpetra_Core.hpp>
 
-#include <iostream>
 #include <mpi.h>
+#include <iostream>
 
 namespace {
 

@@ -63,7 +63,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
   else if (first == "validate")
     cl.command = CommandLine::Command::Validate;
   else
-    throw UsageError("unknown command '" + first + "': expected run, validate, --help or --version");
+    throw UsageError("unknown command '" + first +
+                     "': expected run, validate, --help or --version");
 
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];

@@ -33,8 +33,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
 void writeEffectiveConfig(const SimulationConfig& config, const std::string& dir, int rank) {
   if (rank != 0) return;
   std::ofstream out(dir + "/config_used.yaml");
-  out << "# Effective configuration of this run (defaults filled in).\n"
-      << configToYaml(config);
+  out << "# Effective configuration of this run (defaults filled in).\n" << configToYaml(config);
 }
 
 }  // namespace
@@ -68,9 +67,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   std::optional<VtkSeriesWriter> vtk;
   if (config.output.vtk_every > 0) {
     vtk.emplace(summary.output_dir, raw);
-    vtk->write(0, 0.0, std::vector<Body>(domain.bodies().begin(),
-                                         domain.bodies().begin() +
-                                             static_cast<long>(domain.numOwned())));
+    vtk->write(0, 0.0,
+               std::vector<Body>(domain.bodies().begin(),
+                                 domain.bodies().begin() + static_cast<long>(domain.numOwned())));
   }
 
   const double dt = config.simulation.dt;
@@ -119,9 +118,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
-      vtk->write(step, time, std::vector<Body>(domain.bodies().begin(),
-                                               domain.bodies().begin() +
-                                                   static_cast<long>(domain.numOwned())));
+      vtk->write(step, time,
+                 std::vector<Body>(domain.bodies().begin(),
+                                   domain.bodies().begin() + static_cast<long>(domain.numOwned())));
     }
     if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
         (step % config.output.log_every == 0 || step == total_steps)) {

@@ -16,7 +16,8 @@ std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<
   contacts.reserve(pairs.size() + num_owned);
   for (const auto& [i, j] : pairs) {
     // Side a is the lower GID; its owner owns the contact.
-    const bool i_first = bodies[static_cast<std::size_t>(i)].gid < bodies[static_cast<std::size_t>(j)].gid;
+    const bool i_first =
+        bodies[static_cast<std::size_t>(i)].gid < bodies[static_cast<std::size_t>(j)].gid;
     const int a = i_first ? i : j;
     const int b = i_first ? j : i;
     if (static_cast<std::size_t>(a) >= num_owned) continue;

@@ -32,8 +32,7 @@ void WarmStartCache::fill(const std::vector<Contact>& contacts, int block, Vecto
   }
 }
 
-void WarmStartCache::store(const std::vector<Contact>& contacts, int block,
-                           const Vector& gamma) {
+void WarmStartCache::store(const std::vector<Contact>& contacts, int block, const Vector& gamma) {
   impulses_.clear();
   impulses_.reserve(contacts.size());
   auto g = gamma.getData();

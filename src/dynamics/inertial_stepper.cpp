@@ -19,8 +19,7 @@ InertialStepper::InertialStepper(StepperSettings settings, std::vector<Wall> wal
 
 double globalKineticEnergy(const BodyDomain& domain) {
   double energy = 0.0;
-  for (std::size_t i = 0; i < domain.numOwned(); ++i)
-    energy += domain.bodies()[i].kineticEnergy();
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) energy += domain.bodies()[i].kineticEnergy();
   return globalSum(domain.comm(), energy);
 }
 
@@ -168,9 +167,9 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   {
     const auto importer = system.Dt->getGraph()->getImporter();
     if (!importer.is_null()) {
-      const long per_transfer = static_cast<long>(sizeof(double)) *
-                                static_cast<long>(importer->getNumExportIDs() +
-                                                  importer->getNumRemoteIDs());
+      const long per_transfer =
+          static_cast<long>(sizeof(double)) *
+          static_cast<long>(importer->getNumExportIDs() + importer->getNumRemoteIDs());
       domain.addSentBytes(per_transfer * (report.solve.operator_applies + 3));
     }
   }

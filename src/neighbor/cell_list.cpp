@@ -86,7 +86,8 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
   {
     std::vector<std::int64_t> fill(cell_start.begin(), cell_start.end() - 1);
     for (std::int64_t i = 0; i < n; ++i)
-      sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of[static_cast<std::size_t>(i)])]++)] =
+      sorted[static_cast<std::size_t>(
+          fill[static_cast<std::size_t>(cell_of[static_cast<std::size_t>(i)])]++)] =
           static_cast<int>(i);
   }
 

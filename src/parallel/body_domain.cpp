@@ -86,8 +86,8 @@ bool BodyDomain::maybeRepartition(long step) {
   const double imbalance = mean > 0.0 ? loads[0] / mean : 1.0;
   const long since = step - last_repartition_step_;
   const bool periodic = settings_.repartition_every > 0 && since >= settings_.repartition_every;
-  const bool unbalanced = imbalance > settings_.imbalance_threshold &&
-                          since >= settings_.min_repartition_interval;
+  const bool unbalanced =
+      imbalance > settings_.imbalance_threshold && since >= settings_.min_repartition_interval;
   if (!periodic && !unbalanced) return false;
   repartition();
   last_repartition_step_ = step;
@@ -144,8 +144,7 @@ DomainStats BodyDomain::collectStats() {
     load += 1.0 + static_cast<double>(std::max(bodies_[i].num_contacts, 0));
   long mins[1] = {static_cast<long>(num_owned_)};
   long maxs[2] = {static_cast<long>(num_owned_), volume_.bytes_sent};
-  double sums[3] = {static_cast<double>(num_owned_), load,
-                    static_cast<double>(volume_.bytes_sent)};
+  double sums[3] = {static_cast<double>(num_owned_), load, static_cast<double>(volume_.bytes_sent)};
   double max_load = load;
   MPI_Allreduce(MPI_IN_PLACE, mins, 1, MPI_LONG, MPI_MIN, raw);
   MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_LONG, MPI_MAX, raw);

@@ -32,8 +32,8 @@ Partition partitionBodies(const std::vector<Body>& owned, const std::vector<doub
     y[i] = owned[i].position.y();
     z[i] = owned[i].position.z();
   }
-  Adapter adapter(static_cast<LocalOrdinal>(n), ids.data(), x.data(), y.data(), z.data(), 1, 1,
-                  1, true, weights.data(), 1);
+  Adapter adapter(static_cast<LocalOrdinal>(n), ids.data(), x.data(), y.data(), z.data(), 1, 1, 1,
+                  true, weights.data(), 1);
 
   Teuchos::ParameterList params("grains partitioning");
   params.set("algorithm", "multijagged");

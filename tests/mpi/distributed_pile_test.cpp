@@ -6,9 +6,9 @@
 #include "grains/dynamics/inertial_stepper.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
+#include <gtest/gtest.h>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_Core.hpp>
-#include <gtest/gtest.h>
 
 #include <cstring>
 #include <map>

@@ -33,29 +33,29 @@ struct Region {
   enum class Kind : int { Box = 0, Cylinder = 1 } kind = Kind::Box;
   Vec3 min_corner = Vec3::Zero();  ///< box corners; for a cylinder only z is used
   Vec3 max_corner = Vec3::Ones();
-  Vec3 center = Vec3::Zero();      ///< cylinder axis point (x, y used)
-  double radius = 0.0;             ///< cylinder radius
+  Vec3 center = Vec3::Zero();  ///< cylinder axis point (x, y used)
+  double radius = 0.0;         ///< cylinder radius
 };
 
 struct BodiesSection {
   std::string shape = "sphere";
-  double radius = 0.1;              ///< [m] > 0
-  double radius_spread = 0.0;       ///< relative uniform spread in [0, 0.5): r*(1 +- spread)
-  std::optional<double> density;    ///< [kg/m^3]; exactly one of density / mass
-  std::optional<double> mass;       ///< [kg] per body
+  double radius = 0.1;            ///< [m] > 0
+  double radius_spread = 0.0;     ///< relative uniform spread in [0, 0.5): r*(1 +- spread)
+  std::optional<double> density;  ///< [kg/m^3]; exactly one of density / mass
+  std::optional<double> mass;     ///< [kg] per body
   GeneratorKind generator = GeneratorKind::Lattice;
-  long count = 1000;                ///< lattice / random: number of bodies
-  Region region;                    ///< lattice / random: where bodies are placed
-  double spacing = 0.0;             ///< lattice: centre spacing [m]; 0 = 2.5 * radius
-  double jitter = 0.0;              ///< lattice: random displacement, fraction of the gap
-  std::string file;                 ///< file: CSV path (relative to the config file)
+  long count = 1000;     ///< lattice / random: number of bodies
+  Region region;         ///< lattice / random: where bodies are placed
+  double spacing = 0.0;  ///< lattice: centre spacing [m]; 0 = 2.5 * radius
+  double jitter = 0.0;   ///< lattice: random displacement, fraction of the gap
+  std::string file;      ///< file: CSV path (relative to the config file)
   Vec3 initial_velocity = Vec3::Zero();
 };
 
 struct ContactSection {
   FrictionModel friction = FrictionModel::Frictionless;
-  double mu = 0.0;              ///< Coulomb coefficient (>= 0)
-  double envelope = 0.0;        ///< speculative contact distance [m]; 0 = 0.1 * max radius
+  double mu = 0.0;        ///< Coulomb coefficient (>= 0)
+  double envelope = 0.0;  ///< speculative contact distance [m]; 0 = 0.1 * max radius
   /// Lacoursiere's SPOOK regularisation (seed 000 eqs. 17-21): damping
   /// d = tau / dt in steps (> 0) and compliance eps [m/N] (>= 0).
   double damping_steps = 4.0;
@@ -82,8 +82,8 @@ struct ParallelSection {
 
 struct OutputSection {
   std::string dir = "output";
-  long vtk_every = 0;   ///< 0 = no VTK output
-  long log_every = 100; ///< progress line on rank 0; 0 = silent
+  long vtk_every = 0;    ///< 0 = no VTK output
+  long log_every = 100;  ///< progress line on rank 0; 0 = silent
   long metrics_every = 1;
 };
 
@@ -92,7 +92,7 @@ struct SimulationConfig {
   std::string base_dir = ".";         ///< directory relative file paths resolve against
   SimulationSection simulation;
   BodiesSection bodies;
-  std::vector<Wall> walls;            ///< boxes already expanded to planes
+  std::vector<Wall> walls;  ///< boxes already expanded to planes
   ContactSection contact;
   SolverSection solver;
   ParallelSection parallel;

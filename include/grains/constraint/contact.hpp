@@ -26,9 +26,9 @@ struct ContactKeyHash {
 
 struct Contact {
   ContactKey key;
-  int wall = -1;     ///< wall index for a wall contact, else -1
-  int body_a = -1;   ///< index into the domain's body array (-1 for a wall)
-  int body_b = -1;   ///< index into the domain's body array
+  int wall = -1;    ///< wall index for a wall contact, else -1
+  int body_a = -1;  ///< index into the domain's body array (-1 for a wall)
+  int body_b = -1;  ///< index into the domain's body array
   ContactGeometry geometry;
   double mu = 0.0;
 

@@ -3,7 +3,6 @@
 // migrates to another rank lives here (keep it trivially copyable).
 #include "grains/core/types.hpp"
 
-
 namespace grains {
 
 enum class ShapeKind : int { Sphere = 0 };

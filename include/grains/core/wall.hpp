@@ -15,7 +15,7 @@ enum class WallKind : int {
 
 struct Wall {
   WallKind kind = WallKind::Plane;
-  Vec3 point = Vec3::Zero();  ///< plane: a point on it; cylinder: a point on the axis
+  Vec3 point = Vec3::Zero();    ///< plane: a point on it; cylinder: a point on the axis
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
   double radius = 0.0;          ///< cylinder radius
   std::string name;             ///< for messages and output

@@ -45,8 +45,7 @@ std::vector<std::pair<int, std::vector<T>>> exchangeRecords(
       throw std::runtime_error("exchangeRecords: message to one rank exceeds 2 GiB");
     sends.emplace_back();
     // Synchronous sends: completion means the receiver has matched them.
-    MPI_Issend(records.data(), static_cast<int>(bytes), MPI_BYTE, dest, tag, comm,
-               &sends.back());
+    MPI_Issend(records.data(), static_cast<int>(bytes), MPI_BYTE, dest, tag, comm, &sends.back());
     if (volume != nullptr) {
       volume->bytes_sent += static_cast<long>(bytes);
       ++volume->messages_sent;

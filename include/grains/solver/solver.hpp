@@ -12,7 +12,7 @@
 namespace grains {
 
 struct SolverSettings {
-  double tolerance = 1e-6;   ///< on the projected-gradient residual
+  double tolerance = 1e-6;  ///< on the projected-gradient residual
   int max_iterations = 1000;
   /// Solver-specific options, validated against the solver's option specs.
   std::map<std::string, double> options;
@@ -23,7 +23,8 @@ struct SolveReport {
   int iterations = 0;
   double residual = 0.0;   ///< at the returned iterate
   double objective = 0.0;  ///< at the returned iterate
-  bool converged = false;  ///< residual <= tolerance (never true when the cap was hit above tolerance)
+  bool converged =
+      false;  ///< residual <= tolerance (never true when the cap was hit above tolerance)
   int operator_applies = 0;
 };
 

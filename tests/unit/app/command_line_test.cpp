@@ -8,9 +8,8 @@ namespace {
 using Command = CommandLine::Command;
 
 TEST(CommandLine, RunWithEverything) {
-  const auto cl = parseCommandLine({"run", "pile.yaml", "--output", "out", "--steps", "20",
-                                    "--set", "solver.name=apgd", "--set=contact.mu=0.3",
-                                    "--overwrite"});
+  const auto cl = parseCommandLine({"run", "pile.yaml", "--output", "out", "--steps", "20", "--set",
+                                    "solver.name=apgd", "--set=contact.mu=0.3", "--overwrite"});
   EXPECT_EQ(cl.command, Command::Run);
   EXPECT_EQ(cl.config_path.value(), "pile.yaml");
   EXPECT_EQ(cl.output_dir.value(), "out");

@@ -2,6 +2,8 @@
 // bad input rejected with a clear message, exit status 2 and nothing written.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,8 +11,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -108,8 +108,8 @@ TEST_F(GrainsCli, RunWritesSeriesAndMetricsAndRefusesToClobber) {
   EXPECT_EQ(again.status, 2);
   EXPECT_NE(again.output.find("--overwrite"), std::string::npos) << again.output;
   EXPECT_EQ(read(out / "metrics.csv"), metrics);
-  const auto forced = runGrains("run " + cfg + " --output " + out.string() +
-                                " --overwrite --steps 2");
+  const auto forced =
+      runGrains("run " + cfg + " --output " + out.string() + " --overwrite --steps 2");
   EXPECT_EQ(forced.status, 0) << forced.output;
   EXPECT_FALSE(fs::exists(out / "vtk/bodies_000003.pvtp"));
 }

@@ -1,8 +1,8 @@
-#include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
+#include "grains/constraint/contact_detection.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
 
 #include <random>
 
@@ -57,9 +57,10 @@ TEST(ContactSystem, JacobianRowsAreRelativeContactVelocities) {
     const Contact& ct = contacts[c];
     const auto& g = ct.geometry;
     const Vec3 vb = pointVelocity(domain.bodies()[static_cast<std::size_t>(ct.body_b)], g.point_b);
-    const Vec3 va = ct.isWall() ? Vec3::Zero()
-                                : pointVelocity(domain.bodies()[static_cast<std::size_t>(ct.body_a)],
-                                                g.point_a);
+    const Vec3 va =
+        ct.isWall()
+            ? Vec3::Zero()
+            : pointVelocity(domain.bodies()[static_cast<std::size_t>(ct.body_a)], g.point_a);
     Vec3 t1, t2;
     tangentBasis(g.normal, t1, t2);
     EXPECT_NEAR(r[3 * c], g.normal.dot(vb - va), 1e-12);
@@ -90,9 +91,9 @@ TEST(ContactSystem, NormalRateIsTheGapDerivative) {
     const Body a = domain.bodies()[static_cast<std::size_t>(contacts[c].body_a)];
     const Body b = domain.bodies()[static_cast<std::size_t>(contacts[c].body_b)];
     const double g0 = sphereSphere(a.position, a.radius, b.position, b.radius).gap;
-    const double g1 = sphereSphere(a.position + h * a.velocity, a.radius,
-                                   b.position + h * b.velocity, b.radius)
-                          .gap;
+    const double g1 =
+        sphereSphere(a.position + h * a.velocity, a.radius, b.position + h * b.velocity, b.radius)
+            .gap;
     EXPECT_NEAR(r[c], (g1 - g0) / h, 1e-6);
   }
 }
@@ -118,20 +119,19 @@ TEST(ContactSystem, OperatorMatchesDenseProductAndRhs) {
     CrsMatrix::local_inds_host_view_type cols;
     CrsMatrix::values_host_view_type vals;
     sys.Dt->getLocalRowView(static_cast<LocalOrdinal>(row), cols, vals);
-    for (std::size_t k = 0; k < cols.extent(0); ++k)
-      Dt(static_cast<long>(row), cols(k)) = vals(k);
+    for (std::size_t k = 0; k < cols.extent(0); ++k) Dt(static_cast<long>(row), cols(k)) = vals(k);
   }
   Eigen::MatrixXd W = Eigen::MatrixXd::Zero(static_cast<long>(n), static_cast<long>(n));
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     const Body& b = domain.bodies()[i];
-    W.block<3, 3>(6 * static_cast<long>(i), 6 * static_cast<long>(i)) =
-        Mat3::Identity() / b.mass;
+    W.block<3, 3>(6 * static_cast<long>(i), 6 * static_cast<long>(i)) = Mat3::Identity() / b.mass;
     W.block<3, 3>(6 * static_cast<long>(i) + 3, 6 * static_cast<long>(i) + 3) =
         b.inverseInertiaWorld();
   }
   const double eps = 4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * 2.0));
-  const Eigen::MatrixXd A = settings.dt * Dt * W * Dt.transpose() +
-                            eps * Eigen::MatrixXd::Identity(static_cast<long>(m), static_cast<long>(m));
+  const Eigen::MatrixXd A =
+      settings.dt * Dt * W * Dt.transpose() +
+      eps * Eigen::MatrixXd::Identity(static_cast<long>(m), static_cast<long>(m));
 
   Vector x(sys.constraint_map), y(sys.constraint_map);
   x.randomize();

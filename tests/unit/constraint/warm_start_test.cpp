@@ -1,7 +1,7 @@
 #include "grains/constraint/warm_start.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
 
 namespace grains {
 namespace {

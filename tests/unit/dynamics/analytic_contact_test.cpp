@@ -2,8 +2,8 @@
 // a stacked column, rolling and slipping on an incline.
 #include "grains/dynamics/inertial_stepper.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 // the overlaps stay tiny (hard contact, not penalty springs).
 #include "grains/dynamics/inertial_stepper.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
 
 #include <random>
 
@@ -29,9 +29,9 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   for (int k = 0; k < 6; ++k)
     for (int j = 0; j < 5; ++j)
       for (int i = 0; i < 5; ++i) {
-        Body b = makeSphere(static_cast<GlobalId>(bodies.size()), r, m,
-                            Vec3(-0.5 + 0.25 * i + jitter(rng), -0.5 + 0.25 * j + jitter(rng),
-                                 0.15 + 0.25 * k));
+        Body b = makeSphere(
+            static_cast<GlobalId>(bodies.size()), r, m,
+            Vec3(-0.5 + 0.25 * i + jitter(rng), -0.5 + 0.25 * j + jitter(rng), 0.15 + 0.25 * k));
         b.velocity = Vec3(jitter(rng), jitter(rng), jitter(rng)) * 20.0;
         bodies.push_back(b);
       }
@@ -83,11 +83,10 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Solvers, PileParam,
-    ::testing::Values(std::make_tuple("bbpgd", FrictionModel::Frictionless),
-                      std::make_tuple("apgd", FrictionModel::Coulomb),
-                      std::make_tuple("pgs", FrictionModel::Coulomb)));
+INSTANTIATE_TEST_SUITE_P(Solvers, PileParam,
+                         ::testing::Values(std::make_tuple("bbpgd", FrictionModel::Frictionless),
+                                           std::make_tuple("apgd", FrictionModel::Coulomb),
+                                           std::make_tuple("pgs", FrictionModel::Coulomb)));
 
 }  // namespace
 }  // namespace grains
