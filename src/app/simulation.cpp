@@ -30,6 +30,11 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   return s;
 }
 
+std::vector<Body> ownedBodies(const BodyDomain& domain) {
+  return std::vector<Body>(domain.bodies().begin(),
+                           domain.bodies().begin() + static_cast<long>(domain.numOwned()));
+}
+
 void writeEffectiveConfig(const SimulationConfig& config, const std::string& dir, int rank) {
   if (rank != 0) return;
   std::ofstream out(dir + "/config_used.yaml");
@@ -67,9 +72,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   std::optional<VtkSeriesWriter> vtk;
   if (config.output.vtk_every > 0) {
     vtk.emplace(summary.output_dir, raw);
-    vtk->write(0, 0.0,
-               std::vector<Body>(domain.bodies().begin(),
-                                 domain.bodies().begin() + static_cast<long>(domain.numOwned())));
+    vtk->write(0, 0.0, ownedBodies(domain));
   }
 
   const double dt = config.simulation.dt;
@@ -118,9 +121,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
-      vtk->write(step, time,
-                 std::vector<Body>(domain.bodies().begin(),
-                                   domain.bodies().begin() + static_cast<long>(domain.numOwned())));
+      vtk->write(step, time, ownedBodies(domain));
     }
     if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
         (step % config.output.log_every == 0 || step == total_steps)) {

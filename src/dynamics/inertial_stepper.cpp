@@ -177,7 +177,7 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   const Comm& comm = domain.comm();
   report.bodies = domain.globalBodyCount();
   report.contacts = globalSum(comm, static_cast<long>(contacts.size()));
-  report.contacts_min = -globalMax(comm, -static_cast<long>(contacts.size()));
+  report.contacts_min = globalMin(comm, static_cast<long>(contacts.size()));
   report.contacts_max = globalMax(comm, static_cast<long>(contacts.size()));
   report.contacts_mean = static_cast<double>(report.contacts) / comm.getSize();
   report.domain = domain.collectStats();

@@ -10,6 +10,8 @@ namespace grains {
 
 namespace {
 bool byGid(const Body& a, const Body& b) { return a.gid < b.gid; }
+// Work estimate of one body: itself plus its contacts of the last step.
+double bodyLoad(const Body& b) { return 1.0 + static_cast<double>(std::max(b.num_contacts, 0)); }
 }  // namespace
 
 BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings)
@@ -55,8 +57,7 @@ void BodyDomain::repartition() {
   ++repartitions_;
   if (comm_->getSize() == 1) return;
   std::vector<double> weights(num_owned_);
-  for (std::size_t i = 0; i < num_owned_; ++i)
-    weights[i] = 1.0 + static_cast<double>(std::max(bodies_[i].num_contacts, 0));
+  for (std::size_t i = 0; i < num_owned_; ++i) weights[i] = bodyLoad(bodies_[i]);
   Partition partition = partitionBodies(bodies_, weights, settings_.partitioner, comm_);
   boxes_ = std::move(partition.boxes);
   const int self = comm_->getRank();
@@ -76,14 +77,7 @@ void BodyDomain::repartition() {
 
 bool BodyDomain::maybeRepartition(long step) {
   if (comm_->getSize() == 1) return false;
-  double load = 0.0;
-  for (std::size_t i = 0; i < num_owned_; ++i)
-    load += 1.0 + static_cast<double>(std::max(bodies_[i].num_contacts, 0));
-  double loads[2] = {load, load};  // max, sum
-  MPI_Allreduce(MPI_IN_PLACE, &loads[0], 1, MPI_DOUBLE, MPI_MAX, rawMpiComm(*comm_));
-  MPI_Allreduce(MPI_IN_PLACE, &loads[1], 1, MPI_DOUBLE, MPI_SUM, rawMpiComm(*comm_));
-  const double mean = loads[1] / comm_->getSize();
-  const double imbalance = mean > 0.0 ? loads[0] / mean : 1.0;
+  const double imbalance = loadImbalance();
   const long since = step - last_repartition_step_;
   const bool periodic = settings_.repartition_every > 0 && since >= settings_.repartition_every;
   const bool unbalanced =
@@ -135,27 +129,30 @@ std::unordered_map<GlobalId, int> BodyDomain::takeDepartures() {
   return out;
 }
 
+double BodyDomain::loadImbalance() const {
+  double load = 0.0;
+  for (std::size_t i = 0; i < num_owned_; ++i) load += bodyLoad(bodies_[i]);
+  const double max_load = globalMax(*comm_, load);
+  const double mean = globalSum(*comm_, load) / comm_->getSize();
+  return mean > 0.0 ? max_load / mean : 1.0;
+}
+
 DomainStats BodyDomain::collectStats() {
   DomainStats s;
   const MPI_Comm raw = rawMpiComm(*comm_);
   const int nranks = comm_->getSize();
-  double load = 0.0;
-  for (std::size_t i = 0; i < num_owned_; ++i)
-    load += 1.0 + static_cast<double>(std::max(bodies_[i].num_contacts, 0));
   long mins[1] = {static_cast<long>(num_owned_)};
   long maxs[2] = {static_cast<long>(num_owned_), volume_.bytes_sent};
-  double sums[3] = {static_cast<double>(num_owned_), load, static_cast<double>(volume_.bytes_sent)};
-  double max_load = load;
+  double sums[2] = {static_cast<double>(num_owned_), static_cast<double>(volume_.bytes_sent)};
   MPI_Allreduce(MPI_IN_PLACE, mins, 1, MPI_LONG, MPI_MIN, raw);
   MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_LONG, MPI_MAX, raw);
-  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, raw);
-  MPI_Allreduce(MPI_IN_PLACE, &max_load, 1, MPI_DOUBLE, MPI_MAX, raw);
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, raw);
   s.bodies_min = mins[0];
   s.bodies_max = maxs[0];
   s.bytes_sent_max = maxs[1];
   s.bodies_mean = sums[0] / nranks;
-  s.load_imbalance = sums[1] > 0.0 ? max_load / (sums[1] / nranks) : 1.0;
-  s.bytes_sent_mean = sums[2] / nranks;
+  s.bytes_sent_mean = sums[1] / nranks;
+  s.load_imbalance = loadImbalance();
   s.repartitions = repartitions_;
   volume_ = ExchangeVolume{};
   return s;

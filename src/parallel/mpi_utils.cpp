@@ -32,5 +32,6 @@ double globalMin(const Comm& comm, double value) {
   return reduce(comm, value, MPI_DOUBLE, MPI_MIN);
 }
 long globalMax(const Comm& comm, long value) { return reduce(comm, value, MPI_LONG, MPI_MAX); }
+long globalMin(const Comm& comm, long value) { return reduce(comm, value, MPI_LONG, MPI_MIN); }
 
 }  // namespace grains

@@ -47,9 +47,6 @@ Partition partitionBodies(const std::vector<Body>& owned, const std::vector<doub
   Zoltan2::PartitioningProblem<Adapter> problem(&adapter, &params, comm);
   problem.solve();
   const auto& solution = problem.getSolution();
-  const auto* parts = solution.getPartListView();
-  result.owner.resize(n);
-  for (std::size_t i = 0; i < n; ++i) result.owner[i] = static_cast<int>(parts[i]);
 
   // Boxes of all parts; faces on the global bounding box go to infinity so
   // the boxes tile all of space and bodies that move out stay owned.
@@ -93,8 +90,9 @@ Partition partitionBodies(const std::vector<Body>& owned, const std::vector<doub
     }
   }
   result.boxes = BoxDecomposition(std::move(boxes), comm->getRank());
-  // Zoltan2 may place a body that sits exactly on a cut in either part; the
-  // boxes are the rule from now on.
+  // Owners come from the boxes, not from Zoltan2's part list: a body exactly
+  // on a cut may be in either part there, and the boxes are the rule from now on.
+  result.owner.resize(n);
   for (std::size_t i = 0; i < n; ++i) result.owner[i] = result.boxes.ownerOf(owned[i].position);
   return result;
 }

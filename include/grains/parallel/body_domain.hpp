@@ -79,6 +79,8 @@ class BodyDomain {
 
  private:
   void dropGhosts();
+  /// Collective: max / mean over ranks of the summed body loads.
+  double loadImbalance() const;
   void adoptOwned(std::vector<Body> kept,
                   const std::vector<std::pair<int, std::vector<Body>>>& arrived);
   int nextTag();

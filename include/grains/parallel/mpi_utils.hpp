@@ -14,5 +14,6 @@ long globalSum(const Comm& comm, long value);
 double globalMax(const Comm& comm, double value);
 double globalMin(const Comm& comm, double value);
 long globalMax(const Comm& comm, long value);
+long globalMin(const Comm& comm, long value);
 
 }  // namespace grains
