@@ -56,7 +56,8 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   double max_radius = 0.0;
   for (const Body& b : owned) max_radius = std::max(max_radius, b.radius);
   max_radius = globalMax(*comm, max_radius);
-  auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings);
+  auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
+                                                 config.contact.friction);
 
   try {
     prepareOutputDirectory(summary.output_dir, options.overwrite, raw);

@@ -36,7 +36,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.bodies = config_detail::parseBodies(top.map("bodies"));
   config.walls = config_detail::parseWalls(ctx, top.get("walls"));
   config.contact = config_detail::parseContact(top.map("contact"));
-  config.solver = config_detail::parseSolver(top.map("solver"));
+  config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);
   config.parallel = config_detail::parseParallel(top.map("parallel"));
   config.output = config_detail::parseOutput(top.map("output"));
   top.finish();

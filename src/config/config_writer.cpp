@@ -114,7 +114,7 @@ std::string configToYaml(const SimulationConfig& c) {
 
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "friction" << YAML::Value
-      << (c.contact.friction == FrictionModel::Coulomb ? "coulomb" : "frictionless");
+      << frictionModelName(c.contact.friction);
   out << YAML::Key << "mu" << YAML::Value << num(c.contact.mu);
   out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
@@ -125,6 +125,8 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "name" << YAML::Value << c.solver.name;
   out << YAML::Key << "tolerance" << YAML::Value << num(c.solver.settings.tolerance);
   out << YAML::Key << "max_iterations" << YAML::Value << c.solver.settings.max_iterations;
+  out << YAML::Key << "outer_iterations" << YAML::Value << c.solver.settings.outer_iterations;
+  out << YAML::Key << "outer_tolerance" << YAML::Value << num(c.solver.settings.outer_tolerance);
   if (!c.solver.settings.options.empty()) {
     out << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, value] : c.solver.settings.options) {
@@ -167,9 +169,11 @@ bodies:     shape (sphere), radius (>0, 0.1), radius_spread ([0,0.5), 0),
               file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz)
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
             point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name
-contact:    friction (frictionless|coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
+contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
+            cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0)
 solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
+            outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)

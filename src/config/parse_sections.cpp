@@ -32,8 +32,10 @@ SimulationSection parseSimulation(MapReader s) {
 
 ContactSection parseContact(MapReader s) {
   ContactSection out;
-  const std::string friction = s.choice("friction", "frictionless", {"frictionless", "coulomb"});
-  out.friction = friction == "coulomb" ? FrictionModel::Coulomb : FrictionModel::Frictionless;
+  const std::string friction =
+      s.choice("friction", "frictionless",
+               {"frictionless", "none", "coulomb", "cone", "pyramid", "box", "cylinder"});
+  out.friction = parseFrictionModel(friction);
   out.mu = s.number("mu", out.mu, Range::nonNegative());
   if (out.friction == FrictionModel::Frictionless && out.mu > 0.0) {
     s.fail("mu", "0 with contact.friction = frictionless (set contact.friction: coulomb)");
@@ -96,16 +98,25 @@ void parseSolverOptions(MapReader& s, const SolverEntry& entry, SolverSettings& 
 
 }  // namespace
 
-SolverSection parseSolver(MapReader s) {
+SolverSection parseSolver(MapReader s, FrictionModel friction) {
   SolverSection out;
   out.name = s.string("name", out.name);
   const SolverRegistry& registry = SolverRegistry::instance();
   const SolverEntry* entry = registry.find(out.name);
   if (entry == nullptr) s.fail("name", "one of the known solvers: " + joined(registry.names()));
+  if (!entry->supports(friction)) {
+    s.fail("name", "a solver that supports contact.friction = " + frictionModelName(friction) +
+                       " ('" + out.name + "' supports: " + entry->describeModels() + ")");
+  }
   out.settings.tolerance = s.number("tolerance", out.settings.tolerance, Range::positive());
   out.settings.max_iterations = static_cast<int>(
       s.integer("max_iterations", out.settings.max_iterations,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  out.settings.outer_iterations = static_cast<int>(
+      s.integer("outer_iterations", out.settings.outer_iterations,
+                Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  out.settings.outer_tolerance =
+      s.number("outer_tolerance", out.settings.outer_tolerance, Range::nonNegative());
   parseSolverOptions(s, *entry, out.settings);
   for (const auto& spec : entry->options)
     out.settings.options.emplace(spec.name, spec.default_value);

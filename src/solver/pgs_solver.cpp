@@ -200,7 +200,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   }
 
   const double tol = settings_.tolerance;
-  const bool coulomb = qp.cones.model == FrictionModel::Coulomb;
+  const bool blocks = qp.cones.blockSize() == 3;  // friction: contact-wise updates
   const auto local = Dt.getLocalMatrixHost();
   LocalRows rows;
   rows.row_ptr = local.graph.row_map.data();
@@ -215,7 +215,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   const Index contacts = static_cast<Index>(qp.cones.localContacts());
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < contacts; ++c) {
-    if (coulomb) {
+    if (blocks) {
       double* d = step.data() + 3 * c;
       const double mean = (d[0] + d[1] + d[2]) / 3.0;
       const double h = mean > 0.0 ? omega_ / mean : 0.0;
@@ -261,7 +261,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     if (last) break;
 
     // One Gauss-Seidel sweep over this rank's rows (sequential by nature).
-    if (coulomb) {
+    if (blocks) {
       for (Index c = 0; c < contacts; ++c) {
         const Index i0 = 3 * c;
         double z[3];
@@ -270,7 +270,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
           const double r = b[i] + F.scale * rowDot(rows, i, du) + F.regularisation * g[i];
           z[k] = g[i] - step[static_cast<std::size_t>(i)] * r;
         }
-        projectCoulombCone(qp.cones.mu[static_cast<std::size_t>(c)], z[0], z[1], z[2]);
+        qp.cones.projectContact(static_cast<std::size_t>(c), z);
         for (int k = 0; k < 3; ++k) {
           const Index i = i0 + k;
           const double dg = z[k] - g[i];

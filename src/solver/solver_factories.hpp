@@ -10,5 +10,18 @@ namespace grains::solver_detail {
 std::unique_ptr<Solver> makeBbpgdSolver(const SolverSettings& settings);
 std::unique_ptr<Solver> makeApgdSolver(const SolverSettings& settings);
 std::unique_ptr<Solver> makePgsSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeJacobiSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeGpminresSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeSpgSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeKuceraSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeCpgSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeNewtonSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeNgsSolver(const SolverSettings& settings);
+
+/// Wraps `inner` (which solves inner_model = box or cylinder with given
+/// bounds) in the Tresca-to-Coulomb fixed point; see friction_fixed_point.cpp.
+std::unique_ptr<Solver> makeFrictionFixedPoint(std::unique_ptr<Solver> inner,
+                                               FrictionModel inner_model,
+                                               const SolverSettings& settings);
 
 }  // namespace grains::solver_detail

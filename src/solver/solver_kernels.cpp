@@ -26,6 +26,8 @@ inline double nanAsInfinity(double value) {
 
 Index localLength(const Vector& v) { return static_cast<Index>(v.getLocalLength()); }
 
+}  // namespace
+
 double globalMax(const Vector& v, double local) {
   double global = 0.0;
   Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_MAX, local, Teuchos::outArg(global));
@@ -38,7 +40,46 @@ double globalSum(const Vector& v, double local) {
   return global;
 }
 
-}  // namespace
+std::vector<double> localDiagonal(const QuadraticProgram& qp) {
+  const std::size_t n = qp.b->getLocalLength();
+  std::vector<double> diagonal(n, 0.0);
+  if (!qp.factored.is_null()) {
+    // d_i = scale * sum_b (D^T_ib) W_b (D^T_ib)^T + reg, body b = column / 6.
+    const FactoredOperator& F = *qp.factored;
+    const auto local = F.Dt->getLocalMatrixHost();
+    const auto& row_ptr = local.graph.row_map;
+    const auto& cols = local.graph.entries;
+    const auto& vals = local.values;
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < static_cast<Index>(n); ++i) {
+      double sum = 0.0;
+      std::size_t k = row_ptr(i);
+      const std::size_t end = row_ptr(i + 1);
+      while (k < end) {
+        const int body = cols(k) / 6;
+        double v[6] = {0, 0, 0, 0, 0, 0};
+        for (; k < end && cols(k) / 6 == body; ++k) v[cols(k) % 6] = vals(k);
+        const BodyMobility& w = F.mobility[static_cast<std::size_t>(body)];
+        sum += w.inverse_mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        const Vec3 r(v[3], v[4], v[5]);
+        sum += r.dot(w.inverse_inertia * r);
+      }
+      diagonal[static_cast<std::size_t>(i)] = F.scale * sum + F.regularisation;
+    }
+    return diagonal;
+  }
+  const auto matrix = Teuchos::rcp_dynamic_cast<const Tpetra::RowMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>(qp.A);
+  if (matrix.is_null()) {
+    throw std::invalid_argument(
+        "the diagonal of A is needed (Jacobi scaling or preconditioning), but A is neither an "
+        "assembled matrix nor given in factored form");
+  }
+  Vector d(qp.b->getMap(), false);
+  matrix->getLocalDiagCopy(d);
+  const double* pd = readOnly(d);
+  std::copy(pd, pd + n, diagonal.begin());
+  return diagonal;
+}
 
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
                    double alpha, Vector& out) {
@@ -56,26 +97,24 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
-  const Index contacts = static_cast<Index>(cones.localContacts());
+  // Fixed-bound models without bounds: the quasi-variational residual, with
+  // the bounds taken from the evaluated iterate (the Tresca fixed point).
+  const bool from_iterate = hasFixedBounds(cones.model) && !cones.boundsFixed();
+  const ConeSet own = from_iterate ? cones.withBoundsFrom(px) : ConeSet();
+  const ConeSet& set = from_iterate ? own : cones;
+  const Index contacts = static_cast<Index>(set.localContacts());
+  const int block = set.blockSize();
   double local = 0.0;
-  if (cones.model == FrictionModel::Frictionless) {
 #pragma omp parallel for schedule(static) reduction(max : local)
-    for (Index i = 0; i < contacts; ++i) {
-      const double z = std::max(px[i] - (pAx[i] + (pb ? pb[i] : 0.0)), 0.0);
-      local = std::max(local, nanAsInfinity(std::abs(px[i] - z)));
+  for (Index c = 0; c < contacts; ++c) {
+    double z[3];
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
     }
-  } else {
-#pragma omp parallel for schedule(static) reduction(max : local)
-    for (Index c = 0; c < contacts; ++c) {
-      double z[3];
-      for (int k = 0; k < 3; ++k) {
-        const Index i = 3 * c + k;
-        z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
-      }
-      projectCoulombCone(cones.mu[static_cast<std::size_t>(c)], z[0], z[1], z[2]);
-      for (int k = 0; k < 3; ++k)
-        local = std::max(local, nanAsInfinity(std::abs(px[3 * c + k] - z[k])));
-    }
+    set.projectContact(static_cast<std::size_t>(c), z);
+    for (int k = 0; k < block; ++k)
+      local = std::max(local, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
   }
   return globalMax(x, local);
 }

@@ -9,8 +9,17 @@
 
 #include <array>
 #include <utility>
+#include <vector>
 
 namespace grains::solver_detail {
+
+/// Global max / sum over the ranks of v's map.
+double globalMax(const Vector& v, double local);
+double globalSum(const Vector& v, double local);
+
+/// This rank's entries of diag(A), from the factored form when present (no
+/// application of A), else from an assembled matrix; throws for other operators.
+std::vector<double> localDiagonal(const QuadraticProgram& qp);
 
 /// out = Pi_K(x - alpha * (Ax + b)), local entries only (no communication).
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,

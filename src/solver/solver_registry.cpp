@@ -5,6 +5,7 @@
 
 #include "solver_factories.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -36,21 +37,47 @@ SolverRegistry::SolverRegistry() {
   using solver_detail::makeApgdSolver;
   using solver_detail::makeBbpgdSolver;
   using solver_detail::makePgsSolver;
+  const std::vector<FrictionModel> every_model = allFrictionModels();
   // clang-format off
   entries_ = {
     {"bbpgd", "Barzilai-Borwein projected gradient, alternating BB1/BB2 steps, non-monotone, returns the best iterate",
-     {}, false, makeBbpgdSolver},
+     {}, false, every_model, makeBbpgdSolver},
     {"apgd", "Nesterov accelerated projected gradient with adaptive restart (Mazhar et al. 2015)",
      {{"max_backtracks", 50, 1, 200, true, "bound on the L <- 2L backtracking steps per iteration"},
       {"lipschitz_shrink", 0.9, 0.5, 1.0, false, "factor applied to L after each iteration"}},
-     false, makeApgdSolver},
+     false, every_model, makeApgdSolver},
     {"pgs", "projected Gauss-Seidel with compliance (Lacoursiere Alg. 2.1/2.2), Jacobi between MPI ranks; needs the factored operator",
      {{"omega", 1.0, 0.01, 1.99, false, "relaxation factor of the row/contact update"},
       {"check_every", 1, 1, 1000, true, "sweeps between residual checks"},
       {"split_mass", 1, 0, 1, true, "1: mass splitting for bodies shared by several ranks, 0: plain Jacobi between ranks"}},
-     true, makePgsSolver},
+     true, every_model, makePgsSolver},
+    // Further solvers: one line each, above this comment.
   };
   // clang-format on
+}
+
+bool SolverEntry::solvesDirectly(FrictionModel model) const {
+  return std::find(models.begin(), models.end(), model) != models.end();
+}
+
+bool SolverEntry::supports(FrictionModel model) const {
+  if (solvesDirectly(model)) return true;
+  if (model == FrictionModel::Pyramid) return solvesDirectly(FrictionModel::Box);
+  if (model == FrictionModel::Coulomb) return solvesDirectly(FrictionModel::Cylinder);
+  return false;
+}
+
+std::string SolverEntry::describeModels() const {
+  std::vector<std::string> parts;
+  for (FrictionModel m : allFrictionModels()) {
+    if (solvesDirectly(m)) {
+      parts.push_back(frictionModelName(m));
+    } else if (supports(m)) {
+      parts.push_back(frictionModelName(m) + " (fixed point over " +
+                      (m == FrictionModel::Pyramid ? "box" : "cylinder") + ")");
+    }
+  }
+  return joined(parts);
 }
 
 const SolverRegistry& SolverRegistry::instance() {
@@ -110,6 +137,36 @@ std::unique_ptr<Solver> SolverRegistry::create(const std::string& name,
   }
   for (const auto& spec : entry->options) settings.options.emplace(spec.name, spec.default_value);
   return entry->create(settings);
+}
+
+std::unique_ptr<Solver> SolverRegistry::create(const std::string& name, SolverSettings settings,
+                                               FrictionModel model) const {
+  const SolverEntry* entry = find(name);
+  if (entry != nullptr && !entry->supports(model)) {
+    throw std::invalid_argument("solver '" + name + "' does not support friction model '" +
+                                frictionModelName(model) +
+                                "'; it supports: " + entry->describeModels());
+  }
+  if (settings.outer_iterations < 1) {
+    throw std::invalid_argument("solver '" + name + "': outer_iterations = " +
+                                std::to_string(settings.outer_iterations) +
+                                " is invalid; expected an integer >= 1");
+  }
+  if (!(settings.outer_tolerance >= 0.0) || !std::isfinite(settings.outer_tolerance)) {
+    throw std::invalid_argument("solver '" + name + "': outer_tolerance = " +
+                                formatNumber(settings.outer_tolerance) +
+                                " is invalid; expected a finite value >= 0");
+  }
+  std::unique_ptr<Solver> solver = create(name, settings);
+  if (hasFixedBounds(model)) {
+    return solver_detail::makeFrictionFixedPoint(std::move(solver), model, settings);
+  }
+  if (!entry->solvesDirectly(model)) {
+    const FrictionModel inner =
+        model == FrictionModel::Pyramid ? FrictionModel::Box : FrictionModel::Cylinder;
+    return solver_detail::makeFrictionFixedPoint(std::move(solver), inner, settings);
+  }
+  return solver;
 }
 
 double solverOption(const SolverSettings& settings, const std::string& key) {

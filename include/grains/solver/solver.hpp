@@ -14,6 +14,11 @@ namespace grains {
 struct SolverSettings {
   double tolerance = 1e-6;  ///< on the projected-gradient residual
   int max_iterations = 1000;
+  /// Tresca-to-Coulomb fixed point (box/cylinder models, or cone/pyramid with a
+  /// solver that only handles fixed bounds): at most this many inner solves...
+  int outer_iterations = 20;
+  /// ...stopping when the bounds change by at most this, relative to the largest bound.
+  double outer_tolerance = 1e-6;
   /// Solver-specific options, validated against the solver's option specs.
   std::map<std::string, double> options;
 };
@@ -26,7 +31,14 @@ struct SolveReport {
   bool converged =
       false;  ///< residual <= tolerance (never true when the cap was hit above tolerance)
   int operator_applies = 0;
+  /// Inner solves of the friction fixed point (0: no fixed point was needed).
+  int outer_iterations = 0;
 };
+
+/// Called by a solver after each iteration with the current iterate (the
+/// solver's own counting of iterations). Used by the solver laboratory to
+/// record histories; a solver must not depend on it.
+using IterationObserver = std::function<void(int iteration, const Vector& gamma)>;
 
 class Solver {
  public:
@@ -35,6 +47,17 @@ class Solver {
   /// gamma: on entry the warm start (any point; projected first), on exit the
   /// returned iterate. The report's measures are those of that exact iterate.
   virtual SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const = 0;
+
+  void setObserver(IterationObserver observer) { observer_ = std::move(observer); }
+
+ protected:
+  bool observing() const { return static_cast<bool>(observer_); }
+  void observe(int iteration, const Vector& gamma) const {
+    if (observer_) observer_(iteration, gamma);
+  }
+
+ private:
+  IterationObserver observer_;
 };
 
 struct SolverOptionSpec {
@@ -51,7 +74,16 @@ struct SolverEntry {
   std::string description;
   std::vector<SolverOptionSpec> options;
   bool needs_factored_operator = false;
+  /// Friction models solved directly. Box and cylinder entries also allow
+  /// pyramid and coulomb through the Tresca-to-Coulomb fixed point.
+  std::vector<FrictionModel> models;
   std::function<std::unique_ptr<Solver>(const SolverSettings&)> create;
+
+  bool solvesDirectly(FrictionModel model) const;
+  /// Directly or through the fixed point.
+  bool supports(FrictionModel model) const;
+  /// "frictionless, box, pyramid (fixed point over box)", for messages and docs.
+  std::string describeModels() const;
 };
 
 class SolverRegistry {
@@ -63,6 +95,12 @@ class SolverRegistry {
   /// option value out of range; the message names the value and what was expected.
   /// Missing options get their defaults.
   std::unique_ptr<Solver> create(const std::string& name, SolverSettings settings) const;
+  /// create() for problems of one friction model: throws std::invalid_argument
+  /// when the solver does not support it, and wraps the solver in the
+  /// Tresca-to-Coulomb fixed point when the model needs it (box/cylinder
+  /// without given bounds, or cone/pyramid for a fixed-bounds-only solver).
+  std::unique_ptr<Solver> create(const std::string& name, SolverSettings settings,
+                                 FrictionModel model) const;
 
  private:
   SolverRegistry();

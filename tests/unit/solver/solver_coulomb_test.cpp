@@ -114,7 +114,8 @@ TEST_P(CoulombQp, IterationCapIsNotConvergence) {
   EXPECT_DOUBLE_EQ(r.report.objective, r.measures.objective);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, CoulombQp, ::testing::ValuesIn(test::allSolvers()));
+INSTANTIATE_TEST_SUITE_P(Solvers, CoulombQp,
+                         ::testing::ValuesIn(test::solversFor(FrictionModel::Coulomb)));
 
 }  // namespace
 }  // namespace grains

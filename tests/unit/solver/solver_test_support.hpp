@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace grains::test {
@@ -322,7 +323,7 @@ inline RunResult run(const std::string& solver, const QuadraticProgram& qp,
   settings.tolerance = tolerance;
   settings.max_iterations = max_iterations;
   settings.options = std::move(options);
-  const auto s = SolverRegistry::instance().create(solver, settings);
+  const auto s = SolverRegistry::instance().create(solver, settings, qp.cones.model);
   auto gamma = makeVector(qp.map(), warm_start);
   RunResult r;
   r.report = s->solve(qp, *gamma);
@@ -331,9 +332,28 @@ inline RunResult run(const std::string& solver, const QuadraticProgram& qp,
   return r;
 }
 
-inline const std::vector<std::string>& allSolvers() {
-  static const std::vector<std::string> names = {"bbpgd", "apgd", "pgs"};
+/// Every registered solver: a new solver is tested as soon as it is registered.
+inline std::vector<std::string> allSolvers() { return SolverRegistry::instance().names(); }
+
+/// The registered solvers that solve `model` directly (no friction fixed point).
+inline std::vector<std::string> solversFor(FrictionModel model) {
+  std::vector<std::string> names;
+  for (const auto& name : allSolvers()) {
+    if (SolverRegistry::instance().find(name)->solvesDirectly(model)) names.push_back(name);
+  }
   return names;
+}
+
+/// (solver, model) pairs for every model in `models` that the solver solves directly.
+inline std::vector<std::tuple<std::string, FrictionModel>> solverModelPairs(
+    const std::vector<FrictionModel>& models) {
+  std::vector<std::tuple<std::string, FrictionModel>> pairs;
+  for (const auto& name : allSolvers()) {
+    for (FrictionModel m : models) {
+      if (SolverRegistry::instance().find(name)->solvesDirectly(m)) pairs.emplace_back(name, m);
+    }
+  }
+  return pairs;
 }
 
 }  // namespace grains::test
