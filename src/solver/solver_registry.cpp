@@ -51,6 +51,22 @@ SolverRegistry::SolverRegistry() {
       {"check_every", 1, 1, 1000, true, "sweeps between residual checks"},
       {"split_mass", 1, 0, 1, true, "1: mass splitting for bodies shared by several ranks, 0: plain Jacobi between ranks"}},
      true, every_model, makePgsSolver},
+    {"jacobi", "projected Jacobi as in Chrono (seed 001 eq. 12), B = 1/trace of each contact's diagonal block, omega halved if the step overshoots",
+     {{"omega", 0.3, 1e-4, 2.0, false, "step factor omega of eq. 12 (paper: about 0.3 for large problems)"},
+      {"lambda", 1.0, 0.01, 1.0, false, "damping lambda of eq. 12: g <- lambda Pi_K(...) + (1 - lambda) g"},
+      {"safeguard", 1, 0, 1, true, "1: halve omega when omega*lambda*(step curvature in the B metric) >= 2 (divergence guard), 0: fixed omega"}},
+     false, every_model, solver_detail::makeJacobiSolver},
+    {"spg", "preconditioned spectral projected gradient with GLL line search and fallback, P-SPG-FB (seed 001 sec. 4.3)",
+     {{"n_gll", 10, 0, 1000, true, "non-monotone GLL memory: compare with the max of the last n_gll+1 objective values"},
+      {"xi", 1e-4, 0.0, 0.5, false, "Armijo sufficient-decrease parameter"},
+      {"sigma_min", 0.1, 1e-3, 0.99, false, "line search: lambda_new >= sigma_min * lambda"},
+      {"sigma_max", 0.9, 1e-3, 0.99, false, "line search: lambda_new <= sigma_max * lambda"},
+      {"alpha_min", 1e-9, 1e-30, 1.0, false, "lower safeguard of the spectral step"},
+      {"alpha_max", 1e9, 1.0, 1e30, false, "upper safeguard of the spectral step"},
+      {"tau_g", 1e-6, 1e-12, 1e6, false, "gradient scaling of the fallback residual (eq. 24)"},
+      {"preconditioned", 1, 0, 1, true, "1: P = diag(A) averaged per contact, 0: P = I"},
+      {"max_backtracks", 50, 1, 1000, true, "bound on the line-search reductions per iteration"}},
+     false, every_model, solver_detail::makeSpgSolver},
     // Further solvers: one line each, above this comment.
   };
   // clang-format on
@@ -157,7 +173,10 @@ std::unique_ptr<Solver> SolverRegistry::create(const std::string& name, SolverSe
                                 formatNumber(settings.outer_tolerance) +
                                 " is invalid; expected a finite value >= 0");
   }
-  std::unique_ptr<Solver> solver = create(name, settings);
+  const bool fixed_point = hasFixedBounds(model) || (entry && !entry->solvesDirectly(model));
+  SolverSettings inner_settings = settings;
+  if (fixed_point) inner_settings.tolerance *= 0.5;  // see friction_fixed_point.cpp
+  std::unique_ptr<Solver> solver = create(name, inner_settings);
   if (hasFixedBounds(model)) {
     return solver_detail::makeFrictionFixedPoint(std::move(solver), model, settings);
   }

@@ -1,0 +1,299 @@
+// Preconditioned spectral projected gradient with fallback ("spg"), P-SPG-FB of
+// seed 001 §4.3 (Algorithm P-SPG-FB, lines 1-27, with eqs. 22-24):
+//   (1-2)   g0 = Pi_K(g0), gradient g = A g0 + b, f = q(g0)
+//   (4-5)   d = Pi_K(gamma - a P^-1 g) - gamma
+//   (6-7)   if <d, g> >= 0: d = Pi_K(gamma - a g) - gamma   (unpreconditioned)
+//   (8-16)  GLL non-monotone line search: largest accepted lambda in
+//           1, then lambda_new in [sigma_min lambda, sigma_max lambda], with
+//           q(gamma + lambda d) <= max_{i=0..min(j,N_GLL)} q(gamma^(j-i)) + xi lambda <d, g>
+//   (17-18) s = gamma^(j+1) - gamma^(j), y = g^(j+1) - g^(j)
+//   (19-23) j odd: a = <s, P s> / <s, y> (BB1, eq. 22); j even: a = <s, y> / <y, P^-1 y>
+//           (BB2, eq. 23)
+//   (24)    a = min(a_max, max(a_min, a))
+//   (25-26) w = || (gamma - Pi_K(gamma - tau_g g)) / tau_g ||_2  (eq. 24); the iterate
+//           with the smallest w so far is the fallback gamma_FB
+//   (27)    return gamma_FB
+// Implementation choices:
+// - P = diag(A) with the diagonal entries of each contact block averaged (the
+//   paper's "custom diagonal preconditioner"): P is a multiple of the identity
+//   on every contact, so the Euclidean projection of line 5 is also the
+//   projection in the P metric and d is a descent direction; line 7 is then
+//   only a guard against rounding. preconditioned = 0 uses P = I.
+// - The objective is quadratic, so along d it is exactly
+//   q(gamma + l d) = q + l <d, g> + l^2/2 <d, A d>: one application of A (to d)
+//   per iteration serves every line-search trial, and g^(j+1) = g + l A d.
+//   lambda_new is the minimiser of the quadratic interpolating q(gamma),
+//   q'(gamma; d) and q(gamma + lambda d), clipped to [sigma_min lambda, sigma_max lambda].
+//   The trials are bounded (max_backtracks); if none is accepted (only
+//   possible when rounding makes <d, g> >= 0 at a numerically stationary point)
+//   the iterate does not move and the step restarts from a_0.
+// - a_0: 1 when preconditioned (P^-1 A has unit diagonal: a Jacobi step),
+//   else 1 / ||gamma0 - Pi_K(gamma0 - g)||_inf as in bbpgd. <s, y> <= 0 (no
+//   curvature along s, A is only PSD) gives a_max, as in the SPG of Birgin,
+//   Martinez and Raydan that the paper builds on.
+// - The fallback starts with the actual eq. 24 value of the projected warm start
+//   (the paper initialises w^(0) = 1e29, which would discard a good warm start).
+// - Stopping (contract of every solver here): the natural residual
+//   ||gamma - Pi_K(gamma - g)||_inf is checked at every iterate; an iterate that
+//   meets the tolerance is returned. When the iteration cap is hit, gamma_FB is
+//   returned (line 27) and the report describes gamma_FB.
+// One iteration = one application of A.
+#include "solver_factories.hpp"
+#include "solver_kernels.hpp"
+
+#include <Teuchos_CommHelpers.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace grains::solver_detail {
+namespace {
+
+using Index = long long;
+
+const double* readOnly(const Vector& v) {
+  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
+}
+
+class SpgSolver final : public Solver {
+ public:
+  explicit SpgSolver(SolverSettings settings)
+      : settings_(std::move(settings)),
+        n_gll_(static_cast<int>(solverOption(settings_, "n_gll"))),
+        xi_(solverOption(settings_, "xi")),
+        sigma_min_(solverOption(settings_, "sigma_min")),
+        sigma_max_(solverOption(settings_, "sigma_max")),
+        alpha_min_(solverOption(settings_, "alpha_min")),
+        alpha_max_(solverOption(settings_, "alpha_max")),
+        tau_g_(solverOption(settings_, "tau_g")),
+        preconditioned_(solverOption(settings_, "preconditioned") != 0.0),
+        max_backtracks_(static_cast<int>(solverOption(settings_, "max_backtracks"))) {
+    if (!(sigma_min_ <= sigma_max_)) {
+      throw std::invalid_argument("spg: sigma_min must not exceed sigma_max");
+    }
+    if (!(alpha_min_ <= alpha_max_)) {
+      throw std::invalid_argument("spg: alpha_min must not exceed alpha_max");
+    }
+  }
+  std::string name() const override { return "spg"; }
+  SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
+
+ private:
+  SolverSettings settings_;
+  int n_gll_;
+  double xi_;
+  double sigma_min_;
+  double sigma_max_;
+  double alpha_min_;
+  double alpha_max_;
+  double tau_g_;
+  bool preconditioned_;
+  int max_backtracks_;
+};
+
+/// P^-1 per local contact: the inverse of the average of the contact's diagonal
+/// entries of A (§4.3), or 1 without preconditioning. A contact with a zero
+/// diagonal block gets the smallest inverse of the problem.
+std::vector<double> inversePreconditioner(const QuadraticProgram& qp, const Vector& like,
+                                          bool preconditioned) {
+  const std::size_t contacts = qp.cones.localContacts();
+  std::vector<double> inverse(contacts, 1.0);
+  if (!preconditioned) return inverse;
+  const std::vector<double> diagonal = localDiagonal(qp);
+  const int block = qp.cones.blockSize();
+  std::vector<double> average(contacts, 0.0);
+  double largest = 0.0;
+  for (std::size_t c = 0; c < contacts; ++c) {
+    double sum = 0.0;
+    for (int k = 0; k < block; ++k) sum += diagonal[static_cast<std::size_t>(block) * c + k];
+    average[c] = sum / block;
+    if (std::isfinite(average[c])) largest = std::max(largest, average[c]);
+  }
+  largest = globalMax(like, largest);
+  const double fallback = largest > 0.0 ? largest : 1.0;
+  for (std::size_t c = 0; c < contacts; ++c)
+    inverse[c] = 1.0 / (average[c] > 0.0 && std::isfinite(average[c]) ? average[c] : fallback);
+  return inverse;
+}
+
+/// d = Pi_K(x - alpha M^-1 (Ax + b)) - x with M^-1 = diag(scale per contact);
+/// returns the global <d, Ax + b>.
+double projectedDirection(const ConeSet& cones, const std::vector<double>& inverse, double alpha,
+                          const Vector& x, const Vector& Ax, const Vector& b, Vector& d) {
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = readOnly(b);
+  double* pd = d.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+  const int block = cones.blockSize();
+  const Index contacts = static_cast<Index>(cones.localContacts());
+  double local = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (Index c = 0; c < contacts; ++c) {
+    const double step = alpha * inverse[static_cast<std::size_t>(c)];
+    double z[3];
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      z[k] = px[i] - step * (pAx[i] + pb[i]);
+    }
+    cones.projectContact(static_cast<std::size_t>(c), z);
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      pd[i] = z[k] - px[i];
+      local += pd[i] * (pAx[i] + pb[i]);
+    }
+  }
+  return globalSum(x, local);
+}
+
+/// Eq. 24: || (x - Pi_K(x - tau g)) / tau ||_2 with g = Ax + b.
+double fallbackResidual(const ConeSet& cones, double tau, const Vector& x, const Vector& Ax,
+                        const Vector& b) {
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = readOnly(b);
+  const int block = cones.blockSize();
+  const Index contacts = static_cast<Index>(cones.localContacts());
+  double local = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : local)
+  for (Index c = 0; c < contacts; ++c) {
+    double z[3];
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      z[k] = px[i] - tau * (pAx[i] + pb[i]);
+    }
+    cones.projectContact(static_cast<std::size_t>(c), z);
+    for (int k = 0; k < block; ++k) {
+      const double r = (px[block * c + k] - z[k]) / tau;
+      local += r * r;
+    }
+  }
+  const double w = std::sqrt(globalSum(x, local));
+  return std::isnan(w) ? std::numeric_limits<double>::infinity() : w;
+}
+
+/// Global ( <d, A d>, <d, M d>, <A d, M^-1 A d> ) with M = P (per-contact scale).
+std::array<double, 3> directionDots(const std::vector<double>& inverse, int block, const Vector& d,
+                                    const Vector& Ad) {
+  const double* pd = readOnly(d);
+  const double* pAd = readOnly(Ad);
+  const Index n = static_cast<Index>(d.getLocalLength());
+  double dAd = 0.0;
+  double dPd = 0.0;
+  double yPy = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : dAd, dPd, yPy)
+  for (Index i = 0; i < n; ++i) {
+    const double m = inverse[static_cast<std::size_t>(i / block)];
+    dAd += pd[i] * pAd[i];
+    dPd += pd[i] * pd[i] / m;
+    yPy += pAd[i] * pAd[i] * m;
+  }
+  double local[3] = {dAd, dPd, yPy};
+  std::array<double, 3> global{0.0, 0.0, 0.0};
+  Teuchos::reduceAll(*d.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, local, global.data());
+  return global;
+}
+
+SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+  checkLayout(qp, gamma, "spg");
+  const double tol = settings_.tolerance;
+  const Vector& b = *qp.b;
+  const auto map = gamma.getMap();
+  const int block = qp.cones.blockSize();
+  Vector Ax(map, false), d(map, false), Ad(map, false), fallback(map, false);
+
+  // Line 1-2: project the warm start, gradient and objective.
+  qp.cones.project(gamma);
+  qp.A->apply(gamma, Ax);
+  int applies = 1;
+  double residual = naturalResidual(qp.cones, gamma, Ax, &b);
+  int iterations = 0;
+  if (residual <= tol || settings_.max_iterations <= 0) {
+    return finishReport(name(), qp, gamma, gamma, iterations, applies, tol);
+  }
+  const std::vector<double> inverse = inversePreconditioner(qp, gamma, preconditioned_);
+  const std::vector<double> identity(qp.cones.localContacts(), 1.0);
+  double f = objectiveValue(gamma, Ax, &b);
+  std::deque<double> history{f};  // q(gamma^(j-i)), i = 0..min(j, N_GLL)
+  double best_w = fallbackResidual(qp.cones, tau_g_, gamma, Ax, b);
+  Tpetra::deep_copy(fallback, gamma);
+
+  const double alpha_0 =
+      preconditioned_ ? 1.0 : (residual > 0.0 && std::isfinite(residual) ? 1.0 / residual : 1.0);
+  double alpha = std::min(alpha_max_, std::max(alpha_min_, alpha_0));
+  bool converged = false;
+  for (int j = 0; iterations < settings_.max_iterations; ++j) {
+    ++iterations;
+    // Lines 4-7: preconditioned projected direction, unpreconditioned if not descent.
+    double dg = projectedDirection(qp.cones, inverse, alpha, gamma, Ax, b, d);
+    if (dg >= 0.0 && preconditioned_) {
+      dg = projectedDirection(qp.cones, identity, alpha, gamma, Ax, b, d);
+    }
+    qp.A->apply(d, Ad);
+    ++applies;
+    const auto [dAd, dPd, yPy] = directionDots(inverse, block, d, Ad);
+
+    // Lines 8-16: GLL line search on the exact quadratic along d.
+    const double f_max = *std::max_element(history.begin(), history.end());
+    double lambda = 1.0;
+    bool accepted = false;
+    for (int trial = 0; trial <= max_backtracks_; ++trial) {
+      const double f_trial = f + lambda * dg + 0.5 * lambda * lambda * dAd;
+      if (f_trial <= f_max + xi_ * lambda * dg) {
+        accepted = true;
+        break;
+      }
+      // Minimiser of the quadratic through q(0), q'(0) = dg and q(lambda), clipped.
+      const double curvature = f_trial - f - lambda * dg;  // = lambda^2 dAd / 2 > 0 here
+      double lambda_new = curvature > 0.0 ? -dg * lambda * lambda / (2.0 * curvature) : 0.0;
+      if (!std::isfinite(lambda_new)) lambda_new = sigma_min_ * lambda;
+      lambda = std::min(sigma_max_ * lambda, std::max(sigma_min_ * lambda, lambda_new));
+    }
+    if (accepted) {
+      // Lines 10-11, 17-18: gamma += lambda d, A gamma += lambda A d (s = lambda d, y = lambda A d).
+      gamma.update(lambda, d, 1.0);
+      Ax.update(lambda, Ad, 1.0);
+      f = objectiveValue(gamma, Ax, &b);
+    }
+    history.push_back(f);
+    while (static_cast<int>(history.size()) > n_gll_ + 1) history.pop_front();
+
+    // Lines 25-26: the fallback iterate (eq. 24).
+    const double w = fallbackResidual(qp.cones, tau_g_, gamma, Ax, b);
+    if (w <= best_w) {
+      best_w = w;
+      Tpetra::deep_copy(fallback, gamma);
+    }
+    residual = naturalResidual(qp.cones, gamma, Ax, &b);
+    observe(iterations, gamma);
+    if (residual <= tol) {
+      converged = true;
+      break;
+    }
+
+    // Lines 19-24: spectral step, BB1 (eq. 22) on odd j, BB2 (eq. 23) on even j.
+    // With s = lambda d and y = lambda A d the quotients do not depend on lambda.
+    if (!accepted) {
+      alpha = std::min(alpha_max_, std::max(alpha_min_, alpha_0));
+    } else if (!(dAd > 0.0)) {
+      alpha = alpha_max_;
+    } else {
+      const double next = (j % 2 == 1) ? dPd / dAd : dAd / yPy;
+      alpha = std::isfinite(next) ? std::min(alpha_max_, std::max(alpha_min_, next)) : alpha_max_;
+    }
+  }
+  return finishReport(name(), qp, converged ? gamma : fallback, gamma, iterations, applies, tol);
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> makeSpgSolver(const SolverSettings& settings) {
+  return std::make_unique<SpgSolver>(settings);
+}
+
+}  // namespace grains::solver_detail
