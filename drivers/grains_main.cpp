@@ -1,6 +1,7 @@
 // The `grains` executable: parses the command line, loads the config and runs.
 // Only this driver decides to exit; the library reports errors by exceptions.
 #include "grains/app/command_line.hpp"
+#include "grains/app/qp_lab.hpp"
 #include "grains/app/simulation.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/scenario/body_generator.hpp"
@@ -8,6 +9,7 @@
 #include <Tpetra_Core.hpp>
 
 #include <mpi.h>
+#include <cstdio>
 #include <iostream>
 
 namespace {
@@ -19,6 +21,28 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
   using Command = grains::CommandLine::Command;
   const bool root = comm->getRank() == 0;
   switch (cl.command) {
+    case Command::QpSolve: {
+      grains::QpLabResult result;
+      try {
+        result = grains::runQpLab(cl.qp, comm);
+      } catch (const std::invalid_argument& e) {
+        // Unknown solver or option, unsupported model: the same on every rank.
+        throw grains::UsageError(e.what());
+      }
+      if (root) {
+        std::printf(
+            "qp solve %s: %s, %d iterations (%d applications of A), objective %.10g, residual "
+            "%.3e, normal impulse in [%.6g, %.6g], %lld of %lld contacts inactive, %.4f s; the "
+            "run's own solution has objective %.10g\n",
+            cl.qp.solver.c_str(), result.report.converged ? "converged" : "NOT converged",
+            result.report.iterations, result.report.operator_applies, result.report.objective,
+            result.report.residual, result.gamma_min, result.gamma_max, result.active_set,
+            result.contacts, result.seconds, result.stored_objective);
+        std::printf("%s\n%s\n", grains::qpLabCsvHeader().c_str(),
+                    grains::qpLabCsvRow(cl.qp, result).c_str());
+      }
+      return result.report.converged ? 0 : 3;
+    }
     case Command::Help:
       if (root) std::cout << grains::usageText();
       return 0;
@@ -44,6 +68,8 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       options.steps = cl.steps;
       options.overwrite = cl.overwrite;
       options.log = &std::cout;
+      options.export_qp_steps = cl.export_qp_steps;
+      options.export_qp_dir = cl.export_qp_dir;
       if (root)
         std::cout << "grains " << GRAINS_VERSION << ": " << config.source << " on "
                   << comm->getSize() << " rank(s)\n";

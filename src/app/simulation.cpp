@@ -3,6 +3,7 @@
 #include "grains/config/config_loader.hpp"
 #include "grains/dynamics/inertial_stepper.hpp"
 #include "grains/io/metrics_writer.hpp"
+#include "grains/io/qp_export.hpp"
 #include "grains/io/output_directory.hpp"
 #include "grains/io/vtk_series_writer.hpp"
 #include "grains/parallel/mpi_utils.hpp"
@@ -77,6 +78,28 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   }
 
   const double dt = config.simulation.dt;
+  if (!options.export_qp_steps.empty()) {
+    stepper.setSolveHook([&](long step_index, const ContactSystem& system, const Vector& warm,
+                             const Vector& solution, const SolveReport& report) {
+      const long step = step_index + 1;
+      const auto& wanted = options.export_qp_steps;
+      if (std::find(wanted.begin(), wanted.end(), step) == wanted.end()) return;
+      QpExportInfo info;
+      info.step = step;
+      info.time = static_cast<double>(step_index) * dt;
+      info.dt = dt;
+      info.solver = config.solver.name;
+      info.tolerance = config.solver.settings.tolerance;
+      info.report = report;
+      const std::string dir = options.export_qp_dir + "/step_" + std::to_string(step);
+      exportQp(dir, system, warm, solution, info);
+      if (options.log != nullptr && rank == 0) {
+        *options.log << "exported the contact QP of step " << step << " ("
+                     << system.constraint_map->getGlobalNumElements() << " unknowns) to " << dir
+                     << "\n";
+      }
+    });
+  }
   const double run_start = MPI_Wtime();
   StepReport last;
   for (long step = 1; step <= total_steps; ++step) {

@@ -93,8 +93,10 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
   Vector gamma(system.constraint_map);
   warm_start_.fill(contacts, block, gamma);
   lap(report.time_assemble);
+  const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
   report.solve = solver_->solve(system.qp, gamma);
   lap(report.time_solve);
+  if (solve_hook_) solve_hook_(step_index, system, *warm, gamma, report.solve);
   warm_start_.store(contacts, block, gamma);
 
   // u+ = u_free + W D gamma for owned bodies.

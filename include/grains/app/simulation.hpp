@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace grains {
 
@@ -14,6 +15,8 @@ struct RunOptions {
   std::optional<long> steps;              ///< overrides the config's step count
   bool overwrite = false;                 ///< allow replacing grains' outputs in output_dir
   std::ostream* log = nullptr;            ///< progress lines (rank 0); null = silent
+  std::vector<long> export_qp_steps;      ///< 1-based steps whose QP is written...
+  std::string export_qp_dir;              ///< ...to export_qp_dir/step_<N>/
 };
 
 struct RunSummary {

@@ -21,6 +21,8 @@ class MobilityOperator : public Operator {
   void apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
              Scalar beta = Teuchos::ScalarTraits<Scalar>::zero()) const override;
+  /// W of each owned body, in the order of the body map.
+  const std::vector<BodyMobility>& ownedMobility() const { return mobility_; }
 
  private:
   RCP<const Map> map_;

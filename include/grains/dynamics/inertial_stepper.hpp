@@ -9,6 +9,7 @@
 #include "grains/parallel/body_domain.hpp"
 #include "grains/solver/solver.hpp"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -49,6 +50,13 @@ class InertialStepper {
 
   StepReport step(BodyDomain& domain, long step_index);
   const StepperSettings& settings() const { return settings_; }
+  /// Called on every rank right after the solve of each step (collective
+  /// work allowed), e.g. to export the QP: the assembled system, the warm
+  /// start the solver got and the impulses it returned.
+  using SolveHook = std::function<void(long step, const ContactSystem& system,
+                                       const Vector& warm_start, const Vector& solution,
+                                       const SolveReport& report)>;
+  void setSolveHook(SolveHook hook) { solve_hook_ = std::move(hook); }
   /// This rank's contacts of the last step and their impulses (blockSize()
   /// values per contact: normal, then the two tangents) [N s].
   const std::vector<Contact>& lastContacts() const { return last_contacts_; }
@@ -64,6 +72,7 @@ class InertialStepper {
   double last_envelope_ = 0.0;
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;
+  SolveHook solve_hook_;
 };
 
 /// Kinetic energy of all bodies (collective).

@@ -1,0 +1,36 @@
+#pragma once
+// The solver laboratory: one registered solver on a contact QP stored by
+// `grains run --export-qp`, with a per-iteration history.
+#include "grains/app/command_line.hpp"
+#include "grains/linalg/tpetra_types.hpp"
+#include "grains/solver/solver.hpp"
+
+#include <iosfwd>
+#include <string>
+
+namespace grains {
+
+struct QpLabResult {
+  SolveReport report;
+  double seconds = 0.0;  ///< solver wall time, history evaluations excluded
+  double gamma_min = 0.0, gamma_max = 0.0;  ///< extreme normal impulses of the returned iterate
+  long long contacts = 0;
+  long long active_set = 0;  ///< contacts with zero normal impulse
+  double stored_objective = 0.0;  ///< objective of the run's own solution, for comparison
+};
+
+/// Collective over `comm`. Throws std::invalid_argument for an unknown solver
+/// or option, std::runtime_error for unreadable files. The history CSV (rank 0)
+/// has one row per recorded iteration: iteration, seconds, objective, residual,
+/// active_set, complementarity_mean, complementarity_max, where seconds is the
+/// solver's own time up to that iteration (the evaluation of these measures,
+/// one extra application of A per row, is not counted) and complementarity is
+/// f_i = gamma_i (A gamma + b)_i over all unknowns (mean of f, max of |f|).
+QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm);
+
+/// "solver,iterations,objective,residual,converged,seconds,gamma_min,gamma_max,..." header
+/// and row, for scripts.
+std::string qpLabCsvHeader();
+std::string qpLabCsvRow(const QpSolveRequest& request, const QpLabResult& result);
+
+}  // namespace grains
