@@ -34,6 +34,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.source = ctx.source;
   config.simulation = config_detail::parseSimulation(top.map("simulation"));
   config.bodies = config_detail::parseBodies(top.map("bodies"));
+  config.extra_bodies = config_detail::parseExtraBodies(ctx, top.get("extra_bodies"));
   config.walls = config_detail::parseWalls(ctx, top.get("walls"));
   config.contact = config_detail::parseContact(top.map("contact"));
   config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);

@@ -9,6 +9,7 @@ SimulationSection parseSimulation(MapReader section);
 BodiesSection parseBodies(MapReader section);
 /// `node` is the value of the top-level `walls` key (a list, or undefined).
 std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);
+std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::Node& node);
 ContactSection parseContact(MapReader section);
 /// Also checks that the solver supports the friction model of the contact section.
 SolverSection parseSolver(MapReader section, FrictionModel friction);

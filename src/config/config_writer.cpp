@@ -92,6 +92,26 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::EndSeq;
 }
 
+void emitExtraBodies(YAML::Emitter& out, const std::vector<ExplicitBody>& bodies) {
+  if (bodies.empty()) return;
+  out << YAML::Key << "extra_bodies" << YAML::Value << YAML::BeginSeq;
+  for (const auto& b : bodies) {
+    out << YAML::Flow << YAML::BeginMap;
+    const bool cylinder = b.shape == ShapeKind::Cylinder;
+    out << YAML::Key << "shape" << YAML::Value << (cylinder ? "cylinder" : "sphere");
+    out << YAML::Key << "radius" << YAML::Value << num(b.radius);
+    if (cylinder) {
+      out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
+      emitVec3(out, "axis", b.axis);
+    }
+    out << YAML::Key << "mass" << YAML::Value << num(b.mass);
+    emitVec3(out, "position", b.position);
+    emitVec3(out, "velocity", b.velocity);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string configToYaml(const SimulationConfig& c) {
@@ -110,6 +130,7 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::EndMap;
 
   emitBodies(out, c.bodies);
+  emitExtraBodies(out, c.extra_bodies);
   emitWalls(out, c.walls);
 
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
@@ -177,6 +198,8 @@ solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iteration
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)
+extra_bodies: optional list of {shape (sphere|cylinder), radius (>0), half_length (>0, cylinder),
+            axis ([0,0,1], cylinder), mass (>0), position, velocity ([0,0,0])}
 output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
 )";
 }

@@ -47,4 +47,38 @@ std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node) {
   return walls;
 }
 
+namespace {
+
+ExplicitBody parseExplicitBody(MapReader b) {
+  ExplicitBody out;
+  const std::string shape = b.requiredChoice("shape", {"sphere", "cylinder"});
+  out.shape = shape == "cylinder" ? ShapeKind::Cylinder : ShapeKind::Sphere;
+  out.radius = b.requiredNumber("radius", Range::positive());
+  if (out.shape == ShapeKind::Cylinder) {
+    out.half_length = b.requiredNumber("half_length", Range::positive());
+    out.axis = b.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true).normalized();
+  }
+  out.mass = b.requiredNumber("mass", Range::positive());
+  out.position = b.requiredVec3("position");
+  out.velocity = b.vec3("velocity", Vec3::Zero());
+  b.finish();
+  return out;
+}
+
+}  // namespace
+
+std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::Node& node) {
+  std::vector<ExplicitBody> bodies;
+  if (!node.IsDefined()) return bodies;
+  if (!node.IsSequence()) {
+    throwValueError(ctx, node, "extra_bodies",
+                    "a list of bodies (- shape: sphere|cylinder, radius, mass, position ...)");
+  }
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    bodies.push_back(
+        parseExplicitBody(MapReader(ctx, node[i], "extra_bodies." + std::to_string(i))));
+  }
+  return bodies;
+}
+
 }  // namespace grains::config_detail

@@ -135,24 +135,23 @@ StepReport InertialStepper::step(BodyDomain& domain, long step_index) {
       column_velocities.doImport(velocities, *importer, Tpetra::INSERT);
     auto cu = column_velocities.getData();
     const auto& bodies = domain.bodies();
-    auto moved = [&](int idx) -> Vec3 {
-      const Body& b = bodies[static_cast<std::size_t>(idx)];
-      if (static_cast<std::size_t>(idx) < domain.numOwned()) return b.position;
+    // Owned bodies have moved already; ghosts move here with their new velocity.
+    auto moved = [&](int idx) -> Body {
+      Body b = bodies[static_cast<std::size_t>(idx)];
+      if (static_cast<std::size_t>(idx) < domain.numOwned()) return b;
       const auto lid = col_map->getLocalElement(6 * b.gid);
-      return b.position + dt * Vec3(cu[lid], cu[lid + 1], cu[lid + 2]);
+      b.position += dt * Vec3(cu[lid], cu[lid + 1], cu[lid + 2]);
+      b.orientation =
+          advanceOrientation(b.orientation, Vec3(cu[lid + 3], cu[lid + 4], cu[lid + 5]), dt);
+      return b;
     };
     auto g = gamma.getData();
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
       const Contact& c = contacts[ci];
       if (g[ci * block] > 0.0) ++active;
-      const Body& b = bodies[static_cast<std::size_t>(c.body_b)];
-      double gap = 0.0;
-      if (c.isWall()) {
-        gap = wallSphere(walls_[static_cast<std::size_t>(c.wall)], moved(c.body_b), b.radius).gap;
-      } else {
-        const Body& a = bodies[static_cast<std::size_t>(c.body_a)];
-        gap = sphereSphere(moved(c.body_a), a.radius, moved(c.body_b), b.radius).gap;
-      }
+      const double gap =
+          c.isWall() ? wallBody(walls_[static_cast<std::size_t>(c.wall)], moved(c.body_b)).gap
+                     : bodyBody(moved(c.body_a), moved(c.body_b)).gap;
       max_overlap = std::max(max_overlap, -gap);
     }
   }

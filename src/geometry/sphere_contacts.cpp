@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace grains {
 namespace {
@@ -57,13 +58,33 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
 }
 
 ContactGeometry bodyBody(const Body& a, const Body& b) {
-  return sphereSphere(a.position, a.radius, b.position, b.radius);
+  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Sphere) {
+    return sphereSphere(a.position, a.radius, b.position, b.radius);
+  }
+  if (a.shape == ShapeKind::Cylinder && b.shape == ShapeKind::Sphere) {
+    return cylinderSphere(a, b.position, b.radius);
+  }
+  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Cylinder) {
+    const ContactGeometry flipped = cylinderSphere(b, a.position, a.radius);
+    ContactGeometry g;
+    g.gap = flipped.gap;
+    g.normal = -flipped.normal;
+    g.point_a = flipped.point_b;
+    g.point_b = flipped.point_a;
+    return g;
+  }
+  throw std::invalid_argument("contact between two cylinder bodies (gids " +
+                              std::to_string(a.gid) + " and " + std::to_string(b.gid) +
+                              ") is not supported");
 }
 
 ContactGeometry wallBody(const Wall& wall, const Body& b) {
+  if (b.shape == ShapeKind::Cylinder) return wallCylinder(wall, b);
   return wallSphere(wall, b.position, b.radius);
 }
 
-double boundingRadius(const Body& b) { return b.radius; }
+double boundingRadius(const Body& b) {
+  return b.shape == ShapeKind::Cylinder ? std::hypot(b.radius, b.half_length) : b.radius;
+}
 
 }  // namespace grains

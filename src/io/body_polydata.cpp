@@ -52,6 +52,10 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   owner->SetName("rank");
   owner->SetNumberOfTuples(n);
   auto radius = doubleArray("radius", 1, n);
+  auto half_length = doubleArray("half_length", 1, n);
+  auto shape = vtkSmartPointer<vtkIntArray>::New();
+  shape->SetName("shape");  // 0 sphere, 1 cylinder (axis: orientation applied to z)
+  shape->SetNumberOfTuples(n);
   auto velocity = doubleArray("velocity", 3, n);
   auto angular_velocity = doubleArray("angular_velocity", 3, n);
   auto orientation = doubleArray("orientation", 4, n);
@@ -68,6 +72,8 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     gid->SetValue(i, static_cast<vtkTypeInt64>(body.gid));
     owner->SetValue(i, rank);
     radius->SetValue(i, body.radius);
+    half_length->SetValue(i, body.half_length);
+    shape->SetValue(i, static_cast<int>(body.shape));
     setTuple3(velocity, i, body.velocity);
     setTuple3(angular_velocity, i, body.angular_velocity);
     const double q[4] = {body.orientation.w(), body.orientation.x(), body.orientation.y(),
@@ -85,6 +91,8 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   data->AddArray(gid);
   data->AddArray(owner);
   data->AddArray(radius);
+  data->AddArray(half_length);
+  data->AddArray(shape);
   data->AddArray(velocity);
   data->AddArray(angular_velocity);
   data->AddArray(orientation);

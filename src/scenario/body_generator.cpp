@@ -62,6 +62,14 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
       bodies = csvBodies(config);
       break;
   }
+  for (const ExplicitBody& e : config.extra_bodies) {
+    const auto gid = static_cast<GlobalId>(bodies.size());
+    Body b = e.shape == ShapeKind::Cylinder
+                 ? makeCylinder(gid, e.radius, e.half_length, e.mass, e.position, e.axis)
+                 : makeSphere(gid, e.radius, e.mass, e.position);
+    b.velocity = e.velocity;
+    bodies.push_back(b);
+  }
   try {
     checkInitialOverlaps(bodies, config.walls);
   } catch (const ConfigError& e) {

@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "cell_grid.hpp"
+#include "grains/geometry/contact_geometry.hpp"
 #include "grains/scenario/body_generator.hpp"
 
 namespace grains {
@@ -16,13 +18,13 @@ std::string vecText(const Vec3& v) {
   return out.str();
 }
 
-/// Signed distance of a sphere's surface to the wall (negative: penetration).
+/// Signed distance of a body's surface to the wall (negative: penetration).
 double wallGap(const Body& b, const Wall& w) {
-  const Vec3 rel = b.position - w.point;
-  if (w.kind == WallKind::Plane) return w.normal.dot(rel) - b.radius;
-  const double axis_distance = (rel - rel.dot(w.normal) * w.normal).norm();
-  if (w.kind == WallKind::CylinderInside) return w.radius - axis_distance - b.radius;
-  return axis_distance - w.radius - b.radius;
+  try {
+    return wallBody(w, b).gap;
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 const char* wallKindName(WallKind kind) {
@@ -55,18 +57,24 @@ void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>&
   }
   if (all.empty()) return;
   double max_radius = 0.0;
-  for (const Body& b : all) max_radius = std::max(max_radius, b.radius);
+  for (const Body& b : all) max_radius = std::max(max_radius, boundingRadius(b));
   scenario_detail::CellGrid grid(2.0 * max_radius);
   for (std::size_t i = 0; i < all.size(); ++i) {
     const Body& a = all[i];
     grid.forNeighbours(a.position, [&](std::size_t j) {
       const Body& b = all[j];
-      const double reach = a.radius + b.radius;
-      const double distance = (a.position - b.position).norm();
-      if (distance < reach * (1.0 - kRelTol)) {
+      const double reach = boundingRadius(a) + boundingRadius(b);
+      if ((a.position - b.position).norm() >= reach) return;
+      double gap = 0.0;
+      try {
+        gap = a.gid < b.gid ? bodyBody(a, b).gap : bodyBody(b, a).gap;
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+      }
+      if (gap < -kRelTol * std::min(a.radius, b.radius)) {
         std::ostringstream msg;
         msg << "bodies " << std::min(a.gid, b.gid) << " and " << std::max(a.gid, b.gid)
-            << " overlap by " << reach - distance << " m (centres "
+            << " overlap by " << -gap << " m (centres "
             << vecText(a.gid < b.gid ? a.position : b.position) << " and "
             << vecText(a.gid < b.gid ? b.position : a.position) << ", radii "
             << (a.gid < b.gid ? a.radius : b.radius) << " and "

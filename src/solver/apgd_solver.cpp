@@ -91,6 +91,7 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     }
 
     const double residual = naturalResidual(qp.cones, *xn, *Axn, b);
+    observe(iterations, *xn);
     if (residual < best_residual) {
       best_residual = residual;
       Tpetra::deep_copy(best, *xn);

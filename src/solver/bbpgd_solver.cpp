@@ -56,6 +56,7 @@ SolveReport BbpgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const 
     Ax.update(1.0, y, 1.0);
 
     residual = naturalResidual(qp.cones, gamma, Ax, b);
+    observe(iterations, gamma);
     if (residual < best_residual) {
       best_residual = residual;
       Tpetra::deep_copy(best, gamma);

@@ -2,6 +2,7 @@
 // The validated, typed form of a scenario's YAML config. Every field has the
 // default documented in docs/config.md.
 #include "grains/core/types.hpp"
+#include "grains/core/body.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
@@ -87,11 +88,24 @@ struct OutputSection {
   long metrics_every = 1;
 };
 
+/// One body placed explicitly (an intruder, a heavy lid, a probe), appended
+/// after the generated bodies with the next global ids.
+struct ExplicitBody {
+  ShapeKind shape = ShapeKind::Sphere;
+  double radius = 0.1;       ///< [m]
+  double half_length = 0.0;  ///< cylinder: half its height [m]
+  double mass = 1.0;         ///< [kg]
+  Vec3 position = Vec3::Zero();
+  Vec3 axis = Vec3::UnitZ();  ///< cylinder axis (world frame)
+  Vec3 velocity = Vec3::Zero();
+};
+
 struct SimulationConfig {
   std::string source = "<built-in>";  ///< file the config came from (messages)
   std::string base_dir = ".";         ///< directory relative file paths resolve against
   SimulationSection simulation;
   BodiesSection bodies;
+  std::vector<ExplicitBody> extra_bodies;
   std::vector<Wall> walls;  ///< boxes already expanded to planes
   ContactSection contact;
   SolverSection solver;

@@ -5,12 +5,16 @@
 
 namespace grains {
 
-enum class ShapeKind : int { Sphere = 0 };
+enum class ShapeKind : int {
+  Sphere = 0,   ///< radius
+  Cylinder = 1  ///< solid circular cylinder: radius, half_length along the body z axis
+};
 
 struct Body {
   GlobalId gid = kNoBody;
   ShapeKind shape = ShapeKind::Sphere;
-  double radius = 0.0;  ///< sphere radius [m]
+  double radius = 0.0;       ///< sphere or cylinder radius [m]
+  double half_length = 0.0;  ///< cylinder: half of its height along the body z axis [m]
   double mass = 0.0;    ///< [kg]
   /// Principal moments of inertia in the body frame [kg m^2].
   Vec3 inertia = Vec3::Zero();
@@ -53,6 +57,23 @@ inline Body makeSphere(GlobalId gid, double radius, double mass, const Vec3& pos
   b.mass = mass;
   b.inertia = Vec3::Constant(0.4 * mass * radius * radius);
   b.position = position;
+  return b;
+}
+
+/// Solid cylinder of radius r, height 2h along the body z axis (world axis
+/// `axis`): I_axis = m r^2 / 2, I_perp = m (3 r^2 + (2h)^2) / 12.
+inline Body makeCylinder(GlobalId gid, double radius, double half_length, double mass,
+                         const Vec3& position, const Vec3& axis = Vec3::UnitZ()) {
+  Body b;
+  b.gid = gid;
+  b.shape = ShapeKind::Cylinder;
+  b.radius = radius;
+  b.half_length = half_length;
+  b.mass = mass;
+  const double perp = mass * (3.0 * radius * radius + 4.0 * half_length * half_length) / 12.0;
+  b.inertia = Vec3(perp, perp, 0.5 * mass * radius * radius);
+  b.position = position;
+  b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), axis.normalized());
   return b;
 }
 

@@ -23,7 +23,15 @@ ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& 
 /// wall into the free space the sphere lives in.
 ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius);
 
-/// Dispatch on the body's shape (only spheres for now).
+/// Solid cylinder body (side a) against a sphere (side b).
+ContactGeometry cylinderSphere(const Body& cylinder, const Vec3& center, double radius);
+
+/// Wall (side a) against a cylinder body (side b): planes and the inside of
+/// cylinders; throws std::invalid_argument for the outside of a cylinder.
+ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder);
+
+/// Dispatch on the shapes (sphere-sphere, sphere-cylinder; two cylinders
+/// throw std::invalid_argument).
 ContactGeometry bodyBody(const Body& a, const Body& b);
 ContactGeometry wallBody(const Wall& wall, const Body& b);
 
