@@ -36,7 +36,11 @@ class FrictionFixedPoint final : public Solver {
       throw std::invalid_argument("friction fixed point: model '" +
                                   frictionModelName(qp.cones.model) + "' has no friction");
     }
-    if (qp.cones.model == inner_model_ && qp.cones.boundsFixed()) {
+    // Given bounds on any rank (a rank without contacts has none to give)
+    // mean a plain fixed-bounds problem; decided globally so every rank
+    // takes the same collective path.
+    const bool given = globalMax(gamma, qp.cones.boundsFixed() ? 1.0 : 0.0) > 0.0;
+    if (qp.cones.model == inner_model_ && given) {
       // The bounds are given (a stored fixed-bounds problem): nothing to iterate.
       if (observing()) inner_->setObserver([this](int it, const Vector& g) { observe(it, g); });
       return inner_->solve(qp, gamma);

@@ -11,6 +11,8 @@
 // the step omega / mean(d_nn, d_uu, d_ww) followed by the exact cone projection
 // (instead of the box clamp of eq. 36, which is not the cone).
 //
+// The row machinery (du, residual rows, diagonals, mass splitting) is shared
+// with ngs in row_sweep_kernels.hpp.
 // Parallel: Gauss-Seidel inside a rank, Jacobi between ranks. At the start of
 // each sweep du is recomputed globally (D gamma summed over all ranks, imported
 // to the ghost columns); during the sweep a rank only sees its own updates of
@@ -30,6 +32,7 @@
 // (default 1: stop as soon as possible). operator_applies counts one per sweep
 // (a sweep touches D^T about as often as one application of A) plus the
 // final evaluation of the measures with A.
+#include "row_sweep_kernels.hpp"
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
 
@@ -62,156 +65,16 @@ class PgsSolver final : public Solver {
   bool split_mass_;
 };
 
-/// Local CSR arrays of D^T (rows: local constraint unknowns, columns: column-map DOFs).
-struct LocalRows {
-  const std::size_t* row_ptr = nullptr;
-  const int* cols = nullptr;
-  const double* vals = nullptr;
-};
-
-/// Applies W in place to a column-map vector: 6 entries per body.
-void applyMobility(const std::vector<BodyMobility>& mobility, double* du) {
-  const Index bodies = static_cast<Index>(mobility.size());
-#pragma omp parallel for schedule(static)
-  for (Index k = 0; k < bodies; ++k) {
-    const BodyMobility& w = mobility[static_cast<std::size_t>(k)];
-    double* v = du + 6 * k;
-    for (int a = 0; a < 3; ++a) v[a] *= w.inverse_mass;
-    const Vec3 rot = w.inverse_inertia * Vec3(v[3], v[4], v[5]);
-    v[3] = rot[0];
-    v[4] = rot[1];
-    v[5] = rot[2];
-  }
-}
-
-/// d_ii = scale * D^T_i W (D^T_i)^T + reg for every local row (seed 000 eqs. 31-35).
-/// Entries of one body need not be contiguous, so each row first gathers a
-/// dense 6-vector per body it touches.
-std::vector<double> rowDiagonals(const LocalRows& rows, Index n_rows, const FactoredOperator& F,
-                                 const std::vector<double>& split) {
-  std::vector<double> diag(static_cast<std::size_t>(n_rows));
-#pragma omp parallel
-  {
-    std::vector<std::pair<int, Eigen::Matrix<double, 6, 1>>> blocks;
-#pragma omp for schedule(static)
-    for (Index i = 0; i < n_rows; ++i) {
-      blocks.clear();
-      for (std::size_t j = rows.row_ptr[i]; j < rows.row_ptr[i + 1]; ++j) {
-        const int body = rows.cols[j] / 6;
-        auto it = std::find_if(blocks.begin(), blocks.end(),
-                               [body](const auto& blk) { return blk.first == body; });
-        if (it == blocks.end()) {
-          blocks.emplace_back(body, Eigen::Matrix<double, 6, 1>::Zero());
-          it = blocks.end() - 1;
-        }
-        it->second[rows.cols[j] % 6] += rows.vals[j];
-      }
-      double d = 0.0;
-      for (const auto& [body, v] : blocks) {
-        const BodyMobility& w = F.mobility[static_cast<std::size_t>(body)];
-        const Vec3 lin = v.head<3>();
-        const Vec3 ang = v.tail<3>();
-        d += split[static_cast<std::size_t>(body)] *
-             (w.inverse_mass * lin.squaredNorm() + ang.dot(w.inverse_inertia * ang));
-      }
-      diag[static_cast<std::size_t>(i)] = F.scale * d + F.regularisation;
-    }
-  }
-  return diag;
-}
-
-/// Mass-splitting factor per column-map body: the number of ranks whose rows
-/// touch the body (1 everywhere with one rank or when disabled).
-std::vector<double> splitFactors(const CrsMatrix& Dt, const LocalRows& rows, Index n_rows,
-                                 bool enabled) {
-  const std::size_t n_cols = Dt.getColMap()->getNodeNumElements();
-  std::vector<double> split(n_cols / 6, 1.0);
-  const auto importer = Dt.getGraph()->getImporter();
-  if (!enabled || importer.is_null()) return split;
-  // Mark the bodies this rank's rows touch, sum the marks on the owners
-  // (export with ADD), and bring the totals back to the column map.
-  Vector touched(Dt.getColMap(), true);
-  {
-    double* t = touched.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-    for (Index i = 0; i < n_rows; ++i) {
-      for (std::size_t j = rows.row_ptr[i]; j < rows.row_ptr[i + 1]; ++j) {
-        if (rows.vals[j] != 0.0) t[6 * (rows.cols[j] / 6)] = 1.0;
-      }
-    }
-  }
-  Vector owners(Dt.getDomainMap(), true);
-  owners.doExport(touched, *importer, Tpetra::ADD);
-  touched.doImport(owners, *importer, Tpetra::INSERT);
-  const double* t = touched.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  for (std::size_t k = 0; k < split.size(); ++k) split[k] = std::max(1.0, t[6 * k]);
-  return split;
-}
-
-/// D^T_i du for one local row.
-inline double rowDot(const LocalRows& rows, Index i, const double* du) {
-  double sum = 0.0;
-  for (std::size_t j = rows.row_ptr[i]; j < rows.row_ptr[i + 1]; ++j)
-    sum += rows.vals[j] * du[rows.cols[j]];
-  return sum;
-}
-
-/// du_b += k_b W_b (D^T_ib)^T dgamma for the bodies of row i (seed 000 eq. 30;
-/// k_b = split[b], the mass-splitting factor).
-inline void scatterRow(const LocalRows& rows, Index i, double dgamma,
-                       const std::vector<BodyMobility>& mobility, const std::vector<double>& split,
-                       double* du) {
-  for (std::size_t j = rows.row_ptr[i]; j < rows.row_ptr[i + 1]; ++j) {
-    const int col = rows.cols[j];
-    const int body = col / 6;
-    const int k = col % 6;
-    const double v = rows.vals[j] * dgamma * split[static_cast<std::size_t>(body)];
-    const BodyMobility& w = mobility[static_cast<std::size_t>(body)];
-    if (k < 3) {
-      du[col] += w.inverse_mass * v;
-    } else {
-      double* rot = du + 6 * body + 3;
-      for (int a = 0; a < 3; ++a) rot[a] += w.inverse_inertia(a, k - 3) * v;
-    }
-  }
-}
-
 SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "pgs");
-  if (qp.factored.is_null() || qp.factored->Dt.is_null()) {
-    throw std::invalid_argument(
-        "pgs: the quadratic program has no factored operator (QuadraticProgram::factored, "
-        "A = scale * D^T W D + reg * I); projected Gauss-Seidel needs the rows of D^T. Use a "
-        "matrix-free solver (bbpgd, apgd) for this problem");
-  }
-  const FactoredOperator& F = *qp.factored;
-  const CrsMatrix& Dt = *F.Dt;
-  if (!Dt.isFillComplete()) throw std::invalid_argument("pgs: D^T must be fill-complete");
-  const Index n_rows = static_cast<Index>(gamma.getLocalLength());
-  if (static_cast<Index>(Dt.getRowMap()->getNodeNumElements()) != n_rows) {
-    throw std::invalid_argument("pgs: D^T has " +
-                                std::to_string(Dt.getRowMap()->getNodeNumElements()) +
-                                " local rows, gamma has " + std::to_string(n_rows));
-  }
-  const std::size_t n_cols = Dt.getColMap()->getNodeNumElements();
-  if (n_cols != 6 * F.mobility.size()) {
-    throw std::invalid_argument(
-        "pgs: D^T has " + std::to_string(n_cols) + " local columns but the mobility has " +
-        std::to_string(F.mobility.size()) + " bodies (6 columns per body expected)");
-  }
-
+  RowSweep sweep(qp, gamma, "pgs", split_mass_);
+  const FactoredOperator& F = sweep.factored();
+  const Index n_rows = sweep.localRows();
   const double tol = settings_.tolerance;
   const bool blocks = qp.cones.blockSize() == 3;  // friction: contact-wise updates
-  const auto local = Dt.getLocalMatrixHost();
-  LocalRows rows;
-  rows.row_ptr = local.graph.row_map.data();
-  rows.cols = local.graph.entries.data();
-  rows.vals = local.values.data();
-
-  const auto importer = Dt.getGraph()->getImporter();
-  const std::vector<double> split = splitFactors(Dt, rows, n_rows, split_mass_);
 
   // Step per row: omega / d_ii, or omega / mean(d) over a contact's 3 rows.
-  std::vector<double> step = rowDiagonals(rows, n_rows, F, split);
+  std::vector<double> step = rowDiagonals(sweep.rows(), n_rows, F, sweep.split());
   const Index contacts = static_cast<Index>(qp.cones.localContacts());
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < contacts; ++c) {
@@ -227,9 +90,6 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   }
 
   // Work vectors, allocated once per solve.
-  Vector u_owned(Dt.getDomainMap(), false);
-  RCP<Vector> u_col = importer.is_null() ? Teuchos::null : rcp(new Vector(Dt.getColMap(), false));
-  Vector& du_vec = importer.is_null() ? u_owned : *u_col;
   Vector gradient(gamma.getMap(), false);
   Vector best(gamma.getMap(), false);
   const double* b = qp.b->getLocalViewHost(Tpetra::Access::ReadOnly).data();
@@ -239,18 +99,12 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   int sweeps = 0;
   for (;;) {
     // Global du = W D gamma on the column map (Jacobi between ranks).
-    Dt.apply(gamma, u_owned, Teuchos::TRANS);
-    if (!importer.is_null()) u_col->doImport(u_owned, *importer, Tpetra::INSERT);
-    double* du = du_vec.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-    applyMobility(F.mobility, du);
+    double* du = sweep.velocities(gamma);
     double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
 
     const bool last = sweeps >= settings_.max_iterations;
     if (last || sweeps % check_every_ == 0) {
-      double* grad = gradient.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
-#pragma omp parallel for schedule(static)
-      for (Index i = 0; i < n_rows; ++i)
-        grad[i] = b[i] + F.scale * rowDot(rows, i, du) + F.regularisation * g[i];
+      sweep.gradient(du, g, b, gradient);
       const double residual = naturalResidual(qp.cones, gamma, gradient, nullptr);
       if (best_residual < 0.0 || residual < best_residual) {
         best_residual = residual;
@@ -267,7 +121,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
         double z[3];
         for (int k = 0; k < 3; ++k) {
           const Index i = i0 + k;
-          const double r = b[i] + F.scale * rowDot(rows, i, du) + F.regularisation * g[i];
+          const double r = sweep.residual(i, du, g, b);
           z[k] = g[i] - step[static_cast<std::size_t>(i)] * r;
         }
         qp.cones.projectContact(static_cast<std::size_t>(c), z);
@@ -275,19 +129,20 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
           const Index i = i0 + k;
           const double dg = z[k] - g[i];
           g[i] = z[k];
-          if (dg != 0.0) scatterRow(rows, i, dg, F.mobility, split, du);
+          if (dg != 0.0) sweep.scatter(i, dg, du);
         }
       }
     } else {
       for (Index i = 0; i < n_rows; ++i) {
-        const double r = b[i] + F.scale * rowDot(rows, i, du) + F.regularisation * g[i];
+        const double r = sweep.residual(i, du, g, b);
         const double z = std::max(0.0, g[i] - step[static_cast<std::size_t>(i)] * r);
         const double dg = z - g[i];
         g[i] = z;
-        if (dg != 0.0) scatterRow(rows, i, dg, F.mobility, split, du);
+        if (dg != 0.0) sweep.scatter(i, dg, du);
       }
     }
     ++sweeps;
+    observe(sweeps, gamma);
   }
   return finishReport(name(), qp, best, gamma, sweeps, sweeps, tol);
 }

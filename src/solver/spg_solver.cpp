@@ -23,11 +23,21 @@
 //   q(gamma + l d) = q + l <d, g> + l^2/2 <d, A d>: one application of A (to d)
 //   per iteration serves every line-search trial, and g^(j+1) = g + l A d.
 //   lambda_new is the minimiser of the quadratic interpolating q(gamma),
-//   q'(gamma; d) and q(gamma + lambda d), clipped to [sigma_min lambda, sigma_max lambda].
-//   The trials are bounded (max_backtracks); if none is accepted (only
-//   possible when rounding makes <d, g> >= 0 at a numerically stationary point)
-//   the iterate does not move and the step restarts from a_0.
-// - a_0: 1 when preconditioned (P^-1 A has unit diagonal: a Jacobi step),
+//   q'(gamma; d) and q(gamma + lambda d), clipped to [sigma_min lambda, sigma_max lambda];
+//   the trials are bounded by max_backtracks (with <d, g> < 0 the first
+//   interpolated lambda already satisfies line 13 unless it is clipped).
+// - Line 13 is evaluated in differences: the memory holds
+//   q(gamma^(j-i)) - q(gamma^(j)), updated with the increments
+//   lambda <d, g> + lambda^2/2 <d, A d>, which are computed from small
+//   quantities. Comparing absolute objective values instead stalls the method
+//   once q has converged to its rounding level (about 1e-16 |q|) while the
+//   residual is still far above a tight tolerance: the accept/reject decisions
+//   then follow rounding noise (observed on badly scaled problems).
+// - If <d, g> >= 0 even for the unpreconditioned direction (impossible in exact
+//   arithmetic unless d = 0; it happens at the rounding level near a solution)
+//   the full step lambda = 1 is taken, a plain projected-gradient step whose
+//   fixed points are the solutions; without it the method can stop moving.
+// - a_0: 1 when preconditioned (P^-1 A has about unit diagonal: a Jacobi step),
 //   else 1 / ||gamma0 - Pi_K(gamma0 - g)||_inf as in bbpgd. <s, y> <= 0 (no
 //   curvature along s, A is only PSD) gives a_max, as in the SPG of Birgin,
 //   Martinez and Raydan that the paper builds on.
@@ -218,8 +228,9 @@ SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   }
   const std::vector<double> inverse = inversePreconditioner(qp, gamma, preconditioned_);
   const std::vector<double> identity(qp.cones.localContacts(), 1.0);
-  double f = objectiveValue(gamma, Ax, &b);
-  std::deque<double> history{f};  // q(gamma^(j-i)), i = 0..min(j, N_GLL)
+  // GLL memory as differences q(gamma^(j-i)) - q(gamma^(j)), i = 0..min(j, N_GLL),
+  // updated with the exact increments along d (see the header).
+  std::deque<double> history{0.0};
   double best_w = fallbackResidual(qp.cones, tau_g_, gamma, Ax, b);
   Tpetra::deep_copy(fallback, gamma);
 
@@ -239,28 +250,39 @@ SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     const auto [dAd, dPd, yPy] = directionDots(inverse, block, d, Ad);
 
     // Lines 8-16: GLL line search on the exact quadratic along d.
-    const double f_max = *std::max_element(history.begin(), history.end());
+    // Line 13 as q(gamma + lambda d) - q(gamma) <= max_i [q(gamma^(j-i)) - q(gamma)] + xi lambda
+    // <d, g>.
+    const double above = *std::max_element(history.begin(), history.end());
     double lambda = 1.0;
+    double increase = 0.0;
     bool accepted = false;
-    for (int trial = 0; trial <= max_backtracks_; ++trial) {
-      const double f_trial = f + lambda * dg + 0.5 * lambda * lambda * dAd;
-      if (f_trial <= f_max + xi_ * lambda * dg) {
+    if (!(dg < 0.0)) {
+      // Not a descent direction even without P: in exact arithmetic only at a
+      // stationary point (d = 0); here <d, g> is rounding noise. Take the plain
+      // projected-gradient step (whose fixed points are the solutions).
+      increase = dg + 0.5 * dAd;
+      accepted = true;
+    }
+    for (int trial = 0; !accepted && trial <= max_backtracks_; ++trial) {
+      increase = lambda * dg + 0.5 * lambda * lambda * dAd;
+      if (increase <= above + xi_ * lambda * dg) {
         accepted = true;
         break;
       }
       // Minimiser of the quadratic through q(0), q'(0) = dg and q(lambda), clipped.
-      const double curvature = f_trial - f - lambda * dg;  // = lambda^2 dAd / 2 > 0 here
+      const double curvature = increase - lambda * dg;  // = lambda^2 dAd / 2 > 0 here
       double lambda_new = curvature > 0.0 ? -dg * lambda * lambda / (2.0 * curvature) : 0.0;
       if (!std::isfinite(lambda_new)) lambda_new = sigma_min_ * lambda;
       lambda = std::min(sigma_max_ * lambda, std::max(sigma_min_ * lambda, lambda_new));
     }
     if (accepted) {
-      // Lines 10-11, 17-18: gamma += lambda d, A gamma += lambda A d (s = lambda d, y = lambda A d).
+      // Lines 10-11, 17-18: gamma += lambda d, A gamma += lambda A d (s = lambda d, y = lambda A
+      // d).
       gamma.update(lambda, d, 1.0);
       Ax.update(lambda, Ad, 1.0);
-      f = objectiveValue(gamma, Ax, &b);
+      for (double& h : history) h -= increase;
     }
-    history.push_back(f);
+    history.push_back(0.0);
     while (static_cast<int>(history.size()) > n_gll_ + 1) history.pop_front();
 
     // Lines 25-26: the fallback iterate (eq. 24).
@@ -278,7 +300,7 @@ SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
 
     // Lines 19-24: spectral step, BB1 (eq. 22) on odd j, BB2 (eq. 23) on even j.
     // With s = lambda d and y = lambda A d the quotients do not depend on lambda.
-    if (!accepted) {
+    if (!accepted) {  // no trial accepted (non-finite values): restart the spectral step
       alpha = std::min(alpha_max_, std::max(alpha_min_, alpha_0));
     } else if (!(dAd > 0.0)) {
       alpha = alpha_max_;

@@ -85,6 +85,43 @@ TEST(ConfigLoader, DemoFileIsTheBuiltInDefault) {
   EXPECT_EQ(configToYaml(from_file), configToYaml(defaultConfig()));
 }
 
+TEST(ConfigLoader, ExtraBodiesAreAppendedWithTheNextGids) {
+  const std::string base = R"(
+simulation: {dt: 0.01, steps: 10}
+bodies:
+  radius: 0.1
+  mass: 1.0
+  generator: {type: lattice, count: 8, region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}}
+)";
+  const SimulationConfig config = loadConfigString(base + R"(
+extra_bodies:
+  - {shape: cylinder, radius: 0.5, half_length: 0.1, mass: 50, position: [0.5, 0.5, 3.0], axis: [0, 1, 0]}
+  - {shape: sphere, radius: 0.2, mass: 2, position: [0.5, 0.5, 5.0], velocity: [0, 0, -1]}
+)",
+                                                   "extra.yaml", ".");
+  ASSERT_EQ(config.extra_bodies.size(), 2u);
+  const auto bodies = generateAllBodies(config);
+  ASSERT_EQ(bodies.size(), 10u);
+  EXPECT_EQ(bodies[8].gid, 8);
+  EXPECT_EQ(bodies[8].shape, ShapeKind::Cylinder);
+  EXPECT_DOUBLE_EQ(bodies[8].half_length, 0.1);
+  EXPECT_NEAR((bodies[8].orientation * Vec3::UnitZ() - Vec3::UnitY()).norm(), 0.0, 1e-14);
+  EXPECT_EQ(bodies[9].shape, ShapeKind::Sphere);
+  EXPECT_DOUBLE_EQ(bodies[9].velocity.z(), -1.0);
+  // Round trip through the effective config.
+  EXPECT_EQ(configToYaml(loadConfigString(configToYaml(config), "again.yaml", ".")),
+            configToYaml(config));
+  try {
+    loadConfigString(base + "extra_bodies:\n  - {shape: cylinder, radius: 0.5, mass: 1, "
+                            "position: [0, 0, 3]}\n",
+                     "bad.yaml", ".");
+    ADD_FAILURE() << "a cylinder without half_length was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("extra_bodies.0.half_length"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ConfigLoader, EveryExampleConfigLoadsAndGeneratesItsBodies) {
   int count = 0;
   for (const auto& entry :
@@ -94,7 +131,8 @@ TEST(ConfigLoader, EveryExampleConfigLoadsAndGeneratesItsBodies) {
     try {
       const SimulationConfig config = loadConfigFile(entry.path().string());
       if (config.bodies.generator != GeneratorKind::File) {
-        EXPECT_EQ(static_cast<long>(generateAllBodies(config).size()), config.bodies.count);
+        EXPECT_EQ(static_cast<long>(generateAllBodies(config).size()),
+                  config.bodies.count + static_cast<long>(config.extra_bodies.size()));
       }
     } catch (const std::exception& e) {
       ADD_FAILURE() << entry.path() << ": " << e.what();

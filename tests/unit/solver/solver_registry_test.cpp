@@ -26,7 +26,10 @@ void expectContains(const std::string& msg, const std::vector<std::string>& part
 
 TEST(SolverRegistry, ListsTheSolversAndCreatesThem) {
   const auto& registry = SolverRegistry::instance();
-  EXPECT_EQ(registry.names(), (std::vector<std::string>{"bbpgd", "apgd", "pgs"}));
+  // The solver suite of seed 001 / seed 002 plus the foundation's solvers.
+  EXPECT_EQ(registry.names(),
+            (std::vector<std::string>{"bbpgd", "apgd", "pgs", "jacobi", "spg", "gpminres", "cpg",
+                                      "newton", "ngs", "kucera"}));
   for (const auto& name : registry.names()) {
     const auto solver = registry.create(name, SolverSettings{});
     ASSERT_NE(solver, nullptr);
