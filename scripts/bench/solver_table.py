@@ -40,39 +40,51 @@ target = target_row["objective"] if target_row else None
 jacobi_time = target_row["seconds"] if target_row else None
 
 
+# "Reaching" the target objective allows a relative slack of 1e-9: when Jacobi
+# has converged by 43,000 iterations its objective is the optimum to rounding
+# level, which other methods stopping at a residual tolerance meet only to
+# about this precision.
+SLACK = 1e-9
+
+
 def time_to(history, objective):
     """Seconds (and iteration) of the first recorded iterate at or below objective."""
     if objective is None:
         return None, None
-    tol = 1e-12 * abs(objective)
+    tol = SLACK * abs(objective)
     for r in history:
         if r["objective"] <= objective + tol:
             return r["seconds"], int(r["iteration"])
     return None, None
 
 
+jacobi_reach, jacobi_reach_it = time_to(ref, target)
 print("| method | iterations | final objective | gamma_min | gamma_max | seconds | "
-      "relative residual | converged | s to Jacobi-43k objective (iteration) | speed-up |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+      "relative residual | converged | s to Jacobi-43k objective (iteration) | "
+      "speed-up vs Jacobi 43k | speed-up vs Jacobi to the same objective |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for it in (1000, 10000, 43000, 100000):
     r = at_iteration(ref, it)
     if r and r["iteration"] == it:
-        print(f"| jacobi | {it} | {r['objective']:.6f} | | | {r['seconds']:.3f} | "
-              f"{r['residual'] / r0:.2e} | | | |")
+        print(f"| jacobi | {it} | {r['objective']:.10f} | | | {r['seconds']:.3f} | "
+              f"{r['residual'] / r0:.2e} | | | | |")
 for row in summary:
     name = row["solver"]
     if name == "jacobi_reference":
         continue
     t, it = time_to(histories.get(name, []), target)
     speed = f"{jacobi_time / t:.1f}x" if t and jacobi_time else "not reached"
+    fair = f"{jacobi_reach / t:.1f}x" if t and jacobi_reach else "not reached"
     reach = f"{t:.4f} ({it})" if t is not None else "not reached"
-    print(f"| {name} | {row['iterations']} | {float(row['objective']):.6f} | "
+    print(f"| {name} | {row['iterations']} | {float(row['objective']):.10f} | "
           f"{float(row['gamma_min']):.4g} | {float(row['gamma_max']):.4g} | "
           f"{float(row['seconds']):.3f} | {float(row['residual']) / r0:.2e} | "
-          f"{'yes' if row['converged'] == '1' else 'NO'} | {reach} | {speed} |")
+          f"{'yes' if row['converged'] == '1' else 'NO'} | {reach} | {speed} | {fair} |")
 if target is not None:
-    print(f"\nJacobi objective after 43,000 iterations: {target:.10f} "
-          f"(reached in {jacobi_time:.3f} s); residual at gamma = 0: {r0:.6g}")
+    print(f"\nJacobi objective after 43,000 iterations: {target:.12f} "
+          f"({jacobi_time:.3f} s); Jacobi first within {SLACK:g} of it after "
+          f"{jacobi_reach_it} iterations ({jacobi_reach:.3f} s); residual at gamma = 0: "
+          f"{r0:.6g}")
 
 try:
     import matplotlib
@@ -89,6 +101,8 @@ for quantity, ylabel in (("objective", "objective - min + 1e-9|min|"),
     for xaxis in ("iteration", "seconds"):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for name, h in histories.items():
+            if name == "jacobi":
+                continue  # the 100,000-iteration reference run shows Jacobi
             rows = [r for r in h if r[xaxis] > 0]  # log axes
             xs = [r[xaxis] for r in rows]
             if quantity == "objective":

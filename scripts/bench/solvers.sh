@@ -14,7 +14,9 @@
 # Usage: scripts/bench/solvers.sh [CONFIG=config/seed001_tp1.yaml] [STEPS=800] [RANKS=1]
 # Env:   GRAINS_BUILD_DIR, BENCH_OUT (default output/bench-solvers/<config name>),
 #        SOLVERS (default: every registered solver), JACOBI_ITERATIONS (100000),
-#        MAX_ITERATIONS (200000), EXTRA (extra --set arguments for the run),
+#        MAX_ITERATIONS (200000; NEWTON_MAX_ITERATIONS 2000: a semi-smooth Newton
+#        step costs up to krylov_iterations applications of A), EXTRA (extra
+#        --set arguments for the run),
 #        QP_DIR (skip the run and use this exported QP directory)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -27,6 +29,7 @@ OUT="${BENCH_OUT:-$ROOT/output/bench-solvers/$NAME}"
 SOLVERS="${SOLVERS:-jacobi pgs ngs apgd bbpgd spg gpminres kucera cpg newton}"
 JACOBI_ITERATIONS="${JACOBI_ITERATIONS:-100000}"
 MAX_ITERATIONS="${MAX_ITERATIONS:-200000}"
+NEWTON_MAX_ITERATIONS="${NEWTON_MAX_ITERATIONS:-2000}"
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 PY=/usr/bin/python3
@@ -65,8 +68,10 @@ run_solver jacobi "$JACOBI_ITERATIONS" 100 1e-300 jacobi_reference
 for s in $SOLVERS; do
   echo "== $s"
   stride=1
+  cap="$MAX_ITERATIONS"
   [[ "$s" == jacobi || "$s" == pgs || "$s" == ngs ]] && stride=10
-  run_solver "$s" "$MAX_ITERATIONS" "$stride" "$tol" "$s"
+  [[ "$s" == newton ]] && cap="$NEWTON_MAX_ITERATIONS"
+  run_solver "$s" "$cap" "$stride" "$tol" "$s"
 done
 $PY "$ROOT/scripts/bench/solver_table.py" "$OUT" "$r0" | tee "$OUT/table.md"
 echo "table: $OUT/table.md; plots: $OUT/*.png"

@@ -55,8 +55,7 @@ long parseLong(const std::string& flag, const std::string& text, long minimum) {
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno != 0 || value < minimum)
-    throw UsageError(flag + " = '" + text + "': expected an integer >= " +
-                     std::to_string(minimum));
+    throw UsageError(flag + " = '" + text + "': expected an integer >= " + std::to_string(minimum));
   return value;
 }
 
@@ -111,8 +110,8 @@ CommandLine parseQpCommand(const std::vector<std::string>& args) {
       const std::size_t eq = kv.find('=');
       if (eq == std::string::npos || eq == 0)
         throw UsageError("--option '" + kv + "': expected KEY=VALUE");
-      q.options.emplace_back(kv.substr(0, eq), parseNumber("--option " + kv.substr(0, eq),
-                                                           kv.substr(eq + 1)));
+      q.options.emplace_back(kv.substr(0, eq),
+                             parseNumber("--option " + kv.substr(0, eq), kv.substr(eq + 1)));
     } else if (arg == "--history") {
       q.history_path = value();
     } else if (arg == "--history-every") {

@@ -42,7 +42,8 @@ IterationMeasures measure(const QuadraticProgram& qp, const Vector& gamma, Vecto
     if (i % block == 0 && g(i, 0) == 0.0) ++active;
   }
   const Comm& comm = *gamma.getMap()->getComm();
-  out.comp_mean = globalSum(comm, sum) / std::max<double>(1.0, static_cast<double>(gamma.getGlobalLength()));
+  out.comp_mean =
+      globalSum(comm, sum) / std::max<double>(1.0, static_cast<double>(gamma.getGlobalLength()));
   out.comp_max = globalMax(comm, max_abs);
   out.active = globalSum(comm, active);
   return out;
@@ -61,14 +62,17 @@ QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm)
   SolverSettings settings;
   if (request.tolerance) settings.tolerance = *request.tolerance;
   if (request.max_iterations) {
-    settings.max_iterations = static_cast<int>(
-        std::min<long>(*request.max_iterations, std::numeric_limits<int>::max()));
+    settings.max_iterations =
+        static_cast<int>(std::min<long>(*request.max_iterations, std::numeric_limits<int>::max()));
   }
-  if (request.outer_iterations) settings.outer_iterations = static_cast<int>(*request.outer_iterations);
+  if (request.outer_iterations)
+    settings.outer_iterations = static_cast<int>(*request.outer_iterations);
   for (const auto& [key, value] : request.options) settings.options[key] = value;
   const SolverEntry* entry = SolverRegistry::instance().find(request.solver);
   if (entry && entry->needs_factored_operator && qp.factored.is_null()) {
-    throw std::invalid_argument("solver '" + request.solver + "' needs D^T and the mobility (Dt.mtx, mobility.mtx), which '" + request.dir + "' lacks");
+    throw std::invalid_argument("solver '" + request.solver +
+                                "' needs D^T and the mobility (Dt.mtx, mobility.mtx), which '" +
+                                request.dir + "' lacks");
   }
   auto solver = SolverRegistry::instance().create(request.solver, settings, qp.cones.model);
 
@@ -148,10 +152,9 @@ std::string qpLabCsvRow(const QpSolveRequest& request, const QpLabResult& r) {
   std::ostringstream out;
   out.precision(17);
   out << request.solver << "," << r.report.iterations << "," << r.report.operator_applies << ","
-      << r.report.objective << "," << r.report.residual << ","
-      << (r.report.converged ? 1 : 0) << "," << r.seconds << "," << r.gamma_min << ","
-      << r.gamma_max << "," << r.active_set << "," << r.contacts << ","
-      << r.report.outer_iterations;
+      << r.report.objective << "," << r.report.residual << "," << (r.report.converged ? 1 : 0)
+      << "," << r.seconds << "," << r.gamma_min << "," << r.gamma_max << "," << r.active_set << ","
+      << r.contacts << "," << r.report.outer_iterations;
   return out.str();
 }
 

@@ -3,8 +3,8 @@
 #include "grains/config/config_loader.hpp"
 #include "grains/dynamics/inertial_stepper.hpp"
 #include "grains/io/metrics_writer.hpp"
-#include "grains/io/qp_export.hpp"
 #include "grains/io/output_directory.hpp"
+#include "grains/io/qp_export.hpp"
 #include "grains/io/vtk_series_writer.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/scenario/body_generator.hpp"
@@ -58,7 +58,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   for (const Body& b : owned) max_radius = std::max(max_radius, b.radius);
   max_radius = globalMax(*comm, max_radius);
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
-                                                 config.contact.friction);
+                                                  config.contact.friction);
 
   try {
     prepareOutputDirectory(summary.output_dir, options.overwrite, raw);

@@ -134,8 +134,7 @@ std::string configToYaml(const SimulationConfig& c) {
   emitWalls(out, c.walls);
 
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "friction" << YAML::Value
-      << frictionModelName(c.contact.friction);
+  out << YAML::Key << "friction" << YAML::Value << frictionModelName(c.contact.friction);
   out << YAML::Key << "mu" << YAML::Value << num(c.contact.mu);
   out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);

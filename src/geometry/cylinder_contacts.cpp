@@ -86,7 +86,8 @@ ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder) {
       const Vec3 u = perpendicularTo(axis);
       const Vec3 v = axis.cross(u);
       auto point = [&](double end, double theta) {
-        return Vec3(cylinder.position + end * h * axis + R * (std::cos(theta) * u + std::sin(theta) * v));
+        return Vec3(cylinder.position + end * h * axis +
+                    R * (std::cos(theta) * u + std::sin(theta) * v));
       };
       auto axis_distance = [&](const Vec3& p) {
         const Vec3 rel = p - wall.point;

@@ -73,9 +73,8 @@ ContactGeometry bodyBody(const Body& a, const Body& b) {
     g.point_b = flipped.point_a;
     return g;
   }
-  throw std::invalid_argument("contact between two cylinder bodies (gids " +
-                              std::to_string(a.gid) + " and " + std::to_string(b.gid) +
-                              ") is not supported");
+  throw std::invalid_argument("contact between two cylinder bodies (gids " + std::to_string(a.gid) +
+                              " and " + std::to_string(b.gid) + ") is not supported");
 }
 
 ContactGeometry wallBody(const Wall& wall, const Body& b) {

@@ -4,8 +4,8 @@
 #include "collective.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
-#include <TpetraExt_MatrixMatrix.hpp>
 #include <yaml-cpp/yaml.h>
+#include <TpetraExt_MatrixMatrix.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -36,8 +36,8 @@ std::string writeCoordinate(const std::string& path, long long rows, long long c
   text.reserve(local.size() * 48);
   char line[96];
   for (const Entry& e : local) {
-    const int n = std::snprintf(line, sizeof line, "%lld %lld %.17g\n", e.row + 1, e.col + 1,
-                                e.value);
+    const int n =
+        std::snprintf(line, sizeof line, "%lld %lld %.17g\n", e.row + 1, e.col + 1, e.value);
     text.append(line, static_cast<std::size_t>(n));
   }
   const int size = io_detail::commSize(comm);
@@ -201,7 +201,8 @@ RCP<CrsMatrix> buildMatrix(const RCP<const Map>& row_map, const RCP<const Map>& 
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.row < b.row; });
   std::vector<std::size_t> counts(row_map->getNodeNumElements(), 0);
-  for (const Entry& e : entries) ++counts[static_cast<std::size_t>(row_map->getLocalElement(e.row))];
+  for (const Entry& e : entries)
+    ++counts[static_cast<std::size_t>(row_map->getLocalElement(e.row))];
   const Teuchos::ArrayView<const std::size_t> per_row(counts.data(), counts.size());
   auto M = col_map.is_null() ? rcp(new CrsMatrix(row_map, per_row))
                              : rcp(new CrsMatrix(row_map, col_map, per_row));
@@ -249,8 +250,9 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
   const long long contacts = unknowns / block;
   long max_gid = -1;
   for (std::size_t k = 0; k < system.body_map->getNodeNumElements(); k += 6) {
-    max_gid = std::max<long>(max_gid, static_cast<long>(system.body_map->getGlobalElement(
-                                          static_cast<LocalOrdinal>(k)) / 6));
+    max_gid = std::max<long>(
+        max_gid,
+        static_cast<long>(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(k)) / 6));
   }
   max_gid = globalMax(*system.constraint_map->getComm(), max_gid);
   const long long body_columns = 6 * (static_cast<long long>(max_gid) + 1);
@@ -261,8 +263,7 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
     const std::string e = writeCoordinate(path(name), rows, cols, entries, comm);
     if (error.empty()) error = e;
   };
-  write("A.mtx", unknowns, unknowns,
-        matrixEntries(*assembledA(system), F.scale, F.regularisation));
+  write("A.mtx", unknowns, unknowns, matrixEntries(*assembledA(system), F.scale, F.regularisation));
   write("b.mtx", unknowns, 1, vectorEntries(*system.qp.b));
   write("warm_start.mtx", unknowns, 1, vectorEntries(warm_start));
   write("solution.mtx", unknowns, 1, vectorEntries(solution));
@@ -281,8 +282,7 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
     std::vector<Entry> mob;
     const auto& owned = system.mobility->ownedMobility();
     for (std::size_t k = 0; k < owned.size(); ++k) {
-      const long long gid =
-          system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6;
+      const long long gid = system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6;
       mob.push_back({gid, 0, owned[k].inverse_mass});
       for (int i = 0; i < 9; ++i)
         mob.push_back({gid, 1 + i, owned[k].inverse_inertia(i / 3, i % 3)});
@@ -333,9 +333,11 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   if (!meta.IsMap() || !meta["format"] || meta["format"].as<std::string>() != "grains-qp-1") {
     throw std::runtime_error("'" + meta_path + "': expected 'format: grains-qp-1'");
   }
-  for (const auto& item : meta) out.meta[item.first.as<std::string>()] = item.second.as<std::string>();
+  for (const auto& item : meta)
+    out.meta[item.first.as<std::string>()] = item.second.as<std::string>();
   auto number = [&](const std::string& key) {
-    if (!out.meta.count(key)) throw std::runtime_error("'" + meta_path + "': missing key '" + key + "'");
+    if (!out.meta.count(key))
+      throw std::runtime_error("'" + meta_path + "': missing key '" + key + "'");
     char* end = nullptr;
     const double v = std::strtod(out.meta[key].c_str(), &end);
     if (*end != '\0') {
@@ -354,9 +356,9 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   out.contacts = static_cast<long long>(number("contacts"));
   const long long unknowns = static_cast<long long>(number("unknowns"));
   if (unknowns != block * out.contacts) {
-    throw std::runtime_error("'" + meta_path + "': unknowns = " + std::to_string(unknowns) +
-                             " but contacts x block_size = " +
-                             std::to_string(block * out.contacts));
+    throw std::runtime_error(
+        "'" + meta_path + "': unknowns = " + std::to_string(unknowns) +
+        " but contacts x block_size = " + std::to_string(block * out.contacts));
   }
 
   // Contacts spread evenly; each contact's block of unknowns on one rank.
@@ -367,8 +369,8 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   for (long long c = first; c < last; ++c)
     for (int j = 0; j < block; ++j) rows.push_back(block * c + j);
   const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
-  auto row_map = rcp(new Map(static_cast<Tpetra::global_size_t>(unknowns), rows.data(),
-                             rows.size(), 0, comm));
+  auto row_map =
+      rcp(new Map(static_cast<Tpetra::global_size_t>(unknowns), rows.data(), rows.size(), 0, comm));
   auto mine = [&](long long row) { return row >= block * first && row < block * last; };
   auto mine_contact = [&](long long c) { return c >= first && c < last; };
 
@@ -394,7 +396,8 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     check_shape("solution.mtx", solution, unknowns, 1);
     mu = readCoordinate(path("cones.mtx"), mine_contact);
     check_shape("cones.mtx", mu, out.contacts, 1);
-    factored = std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
+    factored =
+        std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
     if (factored) {
       Dt = readCoordinate(path("Dt.mtx"), mine);
       mobility = readCoordinate(path("mobility.mtx"), [](long long) { return true; });
@@ -407,7 +410,8 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
       for (const Entry& e : Dt.entries) {
         if (!listed.count(e.col / 6)) {
           throw std::runtime_error("'" + path("Dt.mtx") + "' references body " +
-                                   std::to_string(e.col / 6) + ", which mobility.mtx does not list");
+                                   std::to_string(e.col / 6) +
+                                   ", which mobility.mtx does not list");
         }
       }
     }
@@ -424,7 +428,8 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   out.solution = buildVector(row_map, solution.entries);
   out.qp.cones.model = model;
   out.qp.cones.mu.assign(static_cast<std::size_t>(last - first), 0.0);
-  for (const Entry& e : mu.entries) out.qp.cones.mu[static_cast<std::size_t>(e.row - first)] = e.value;
+  for (const Entry& e : mu.entries)
+    out.qp.cones.mu[static_cast<std::size_t>(e.row - first)] = e.value;
 
   if (factored) {
     // Bodies: every gid listed in mobility.mtx, spread evenly for the domain map.

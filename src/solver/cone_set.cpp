@@ -37,9 +37,9 @@ FrictionModel parseFrictionModel(const std::string& name) {
 }
 
 const std::vector<FrictionModel>& allFrictionModels() {
-  static const std::vector<FrictionModel> models = {
-      FrictionModel::Frictionless, FrictionModel::Coulomb, FrictionModel::Pyramid,
-      FrictionModel::Box, FrictionModel::Cylinder};
+  static const std::vector<FrictionModel> models = {FrictionModel::Frictionless,
+                                                    FrictionModel::Coulomb, FrictionModel::Pyramid,
+                                                    FrictionModel::Box, FrictionModel::Cylinder};
   return models;
 }
 
@@ -141,11 +141,10 @@ void projectCylinderContact(double radius, double* g) {
 
 void requireBounds(const ConeSet& cones, const char* who) {
   if (cones.normal_bound.size() != cones.mu.size()) {
-    throw std::invalid_argument(std::string(who) + ": friction model '" +
-                                frictionModelName(cones.model) + "' needs " +
-                                std::to_string(cones.mu.size()) +
-                                " normal bounds (one per contact), got " +
-                                std::to_string(cones.normal_bound.size()));
+    throw std::invalid_argument(
+        std::string(who) + ": friction model '" + frictionModelName(cones.model) + "' needs " +
+        std::to_string(cones.mu.size()) + " normal bounds (one per contact), got " +
+        std::to_string(cones.normal_bound.size()));
   }
 }
 

@@ -58,8 +58,9 @@ class FrictionFixedPoint final : public Solver {
     int applies = 0;
     int outer = 0;
     if (observing()) {
-      inner_->setObserver(
-          [this, &total_iterations](int it, const Vector& g) { observe(total_iterations + it, g); });
+      inner_->setObserver([this, &total_iterations](int it, const Vector& g) {
+        observe(total_iterations + it, g);
+      });
     }
     while (outer < std::max(1, settings_.outer_iterations)) {
       const SolveReport inner_report = inner_->solve(inner_qp, gamma);
@@ -80,8 +81,7 @@ class FrictionFixedPoint final : public Solver {
       // Consistent bounds: relative to the largest bound, or small next to the
       // residual tolerance (the inner solves run at half of it, so the final
       // quasi-variational residual stays within the tolerance).
-      if (!(change > settings_.outer_tolerance * largest) ||
-          change <= 0.5 * settings_.tolerance) {
+      if (!(change > settings_.outer_tolerance * largest) || change <= 0.5 * settings_.tolerance) {
         break;  // (a NaN change stops too; the measures then show it)
       }
     }

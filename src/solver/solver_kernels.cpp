@@ -68,7 +68,9 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
     }
     return diagonal;
   }
-  const auto matrix = Teuchos::rcp_dynamic_cast<const Tpetra::RowMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>(qp.A);
+  const auto matrix =
+      Teuchos::rcp_dynamic_cast<const Tpetra::RowMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>(
+          qp.A);
   if (matrix.is_null()) {
     throw std::invalid_argument(
         "the diagonal of A is needed (Jacobi scaling or preconditioning), but A is neither an "

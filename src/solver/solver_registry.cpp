@@ -194,13 +194,13 @@ std::unique_ptr<Solver> SolverRegistry::create(const std::string& name, SolverSe
                                 "'; it supports: " + entry->describeModels());
   }
   if (settings.outer_iterations < 1) {
-    throw std::invalid_argument("solver '" + name + "': outer_iterations = " +
-                                std::to_string(settings.outer_iterations) +
-                                " is invalid; expected an integer >= 1");
+    throw std::invalid_argument(
+        "solver '" + name + "': outer_iterations = " + std::to_string(settings.outer_iterations) +
+        " is invalid; expected an integer >= 1");
   }
   if (!(settings.outer_tolerance >= 0.0) || !std::isfinite(settings.outer_tolerance)) {
-    throw std::invalid_argument("solver '" + name + "': outer_tolerance = " +
-                                formatNumber(settings.outer_tolerance) +
+    throw std::invalid_argument("solver '" + name +
+                                "': outer_tolerance = " + formatNumber(settings.outer_tolerance) +
                                 " is invalid; expected a finite value >= 0");
   }
   const bool fixed_point = hasFixedBounds(model) || (entry && !entry->solvesDirectly(model));

@@ -2,14 +2,14 @@
 // 3 ranks: the assembled A must act like the matrix-free operator, b, the
 // cones and the solution must come back exactly, and the factored form read
 // back must reproduce A (so row-wise solvers work on stored problems).
+#include "grains/io/qp_export.hpp"
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
-#include "grains/io/qp_export.hpp"
 #include "grains/parallel/body_domain.hpp"
 #include "grains/solver/solver.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
 
 #include <cmath>
 #include <filesystem>
@@ -36,7 +36,8 @@ std::vector<Body> pileOfRank(int rank, int size) {
 
 TEST(QpExport, RoundTripPreservesTheProblem) {
   auto comm = Tpetra::getDefaultComm();
-  const std::string dir = (std::filesystem::temp_directory_path() / "grains_qp_export_test").string();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "grains_qp_export_test").string();
   for (FrictionModel model : {FrictionModel::Frictionless, FrictionModel::Coulomb}) {
     SCOPED_TRACE(frictionModelName(model));
     ParallelSection parallel;
@@ -95,7 +96,8 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     const SolveReport in_memory = apgd->solve(system.qp, in_run);
     EXPECT_TRUE(on_file.converged) << on_file.residual;
     EXPECT_TRUE(in_memory.converged) << in_memory.residual;
-    EXPECT_NEAR(on_file.objective, in_memory.objective, 1e-7 * (1.0 + std::abs(in_memory.objective)));
+    EXPECT_NEAR(on_file.objective, in_memory.objective,
+                1e-7 * (1.0 + std::abs(in_memory.objective)));
   }
 }
 

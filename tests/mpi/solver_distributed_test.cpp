@@ -61,8 +61,8 @@ TEST_P(SolverDistributedParam, SolutionIndependentOfRankCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, SolverDistributedParam,
-                         ::testing::ValuesIn(test::solverModelPairs(
-                             {FrictionModel::Frictionless, FrictionModel::Coulomb})),
+                         ::testing::ValuesIn(test::solverModelPairs({FrictionModel::Frictionless,
+                                                                     FrictionModel::Coulomb})),
                          [](const auto& param_info) {
                            return std::get<0>(param_info.param) + "_" +
                                   frictionModelName(std::get<1>(param_info.param));

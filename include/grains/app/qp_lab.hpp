@@ -12,10 +12,10 @@ namespace grains {
 
 struct QpLabResult {
   SolveReport report;
-  double seconds = 0.0;  ///< solver wall time, history evaluations excluded
+  double seconds = 0.0;                     ///< solver wall time, history evaluations excluded
   double gamma_min = 0.0, gamma_max = 0.0;  ///< extreme normal impulses of the returned iterate
   long long contacts = 0;
-  long long active_set = 0;  ///< contacts with zero normal impulse
+  long long active_set = 0;       ///< contacts with zero normal impulse
   double stored_objective = 0.0;  ///< objective of the run's own solution, for comparison
 };
 

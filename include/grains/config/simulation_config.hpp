@@ -1,8 +1,8 @@
 #pragma once
 // The validated, typed form of a scenario's YAML config. Every field has the
 // default documented in docs/config.md.
-#include "grains/core/types.hpp"
 #include "grains/core/body.hpp"
+#include "grains/core/types.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"

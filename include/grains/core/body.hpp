@@ -15,7 +15,7 @@ struct Body {
   ShapeKind shape = ShapeKind::Sphere;
   double radius = 0.0;       ///< sphere or cylinder radius [m]
   double half_length = 0.0;  ///< cylinder: half of its height along the body z axis [m]
-  double mass = 0.0;    ///< [kg]
+  double mass = 0.0;         ///< [kg]
   /// Principal moments of inertia in the body frame [kg m^2].
   Vec3 inertia = Vec3::Zero();
 

@@ -53,9 +53,9 @@ class InertialStepper {
   /// Called on every rank right after the solve of each step (collective
   /// work allowed), e.g. to export the QP: the assembled system, the warm
   /// start the solver got and the impulses it returned.
-  using SolveHook = std::function<void(long step, const ContactSystem& system,
-                                       const Vector& warm_start, const Vector& solution,
-                                       const SolveReport& report)>;
+  using SolveHook =
+      std::function<void(long step, const ContactSystem& system, const Vector& warm_start,
+                         const Vector& solution, const SolveReport& report)>;
   void setSolveHook(SolveHook hook) { solve_hook_ = std::move(hook); }
   /// This rank's contacts of the last step and their impulses (blockSize()
   /// values per contact: normal, then the two tangents) [N s].

@@ -31,7 +31,8 @@ TEST(CommandLine, ExportQpStepsAndDirectory) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_NE(message({"run", "--export-qp", "5,x", "d"}).find("--export-qp = 'x'"), std::string::npos);
+  EXPECT_NE(message({"run", "--export-qp", "5,x", "d"}).find("--export-qp = 'x'"),
+            std::string::npos);
   EXPECT_NE(message({"run", "--export-qp", "0", "d"}).find(">= 1"), std::string::npos);
   EXPECT_NE(message({"run", "--export-qp", "5"}).find("expected a value"), std::string::npos);
   EXPECT_NE(message({"validate", "a.yaml", "--export-qp", "5", "d"}).find("only --set"),
@@ -70,8 +71,9 @@ TEST(CommandLine, QpSolveRequest) {
             std::string::npos);
   EXPECT_NE(message({"qp", "solve", "d", "--solver", "a", "--tolerance", "0"}).find("> 0"),
             std::string::npos);
-  EXPECT_NE(message({"qp", "solve", "d", "--solver", "a", "--warm-start", "hot"}).find("zero or stored"),
-            std::string::npos);
+  EXPECT_NE(
+      message({"qp", "solve", "d", "--solver", "a", "--warm-start", "hot"}).find("zero or stored"),
+      std::string::npos);
 }
 
 TEST(CommandLine, RunWithoutConfigUsesDemo) {

@@ -112,8 +112,9 @@ extra_bodies:
   EXPECT_EQ(configToYaml(loadConfigString(configToYaml(config), "again.yaml", ".")),
             configToYaml(config));
   try {
-    loadConfigString(base + "extra_bodies:\n  - {shape: cylinder, radius: 0.5, mass: 1, "
-                            "position: [0, 0, 3]}\n",
+    loadConfigString(base +
+                         "extra_bodies:\n  - {shape: cylinder, radius: 0.5, mass: 1, "
+                         "position: [0, 0, 3]}\n",
                      "bad.yaml", ".");
     ADD_FAILURE() << "a cylinder without half_length was accepted";
   } catch (const ConfigError& e) {

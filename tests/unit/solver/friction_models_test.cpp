@@ -103,7 +103,8 @@ TEST(FrictionModelProjection, FixedBoundModelsNeedTheirBounds) {
 }
 
 TEST(FrictionModelProjection, NamesAndAliases) {
-  for (FrictionModel m : allFrictionModels()) EXPECT_EQ(parseFrictionModel(frictionModelName(m)), m);
+  for (FrictionModel m : allFrictionModels())
+    EXPECT_EQ(parseFrictionModel(frictionModelName(m)), m);
   EXPECT_EQ(parseFrictionModel("cone"), FrictionModel::Coulomb);
   EXPECT_EQ(parseFrictionModel("none"), FrictionModel::Frictionless);
   EXPECT_TRUE(hasFixedBounds(FrictionModel::Box));
@@ -146,8 +147,7 @@ UncoupledProblem uncoupledProblem(int contacts) {
   return q;
 }
 
-Eigen::VectorXd expectedSolution(const UncoupledProblem& q, FrictionModel model,
-                                 bool fixed_point) {
+Eigen::VectorXd expectedSolution(const UncoupledProblem& q, FrictionModel model, bool fixed_point) {
   const int contacts = static_cast<int>(q.mu.size());
   Eigen::VectorXd x(3 * contacts);
   for (int c = 0; c < contacts; ++c) {
@@ -182,7 +182,8 @@ TEST_P(SolverFrictionModels, UncoupledContactsMatchTheClosedFormOfEveryModel) {
     const bool fixed_point = hasFixedBounds(model) || !entry->solvesDirectly(model);
     const Eigen::VectorXd exact = expectedSolution(q, model, fixed_point);
     const QuadraticProgram qp = test::makeQp(q.p, q.b, model, q.mu);
-    const test::RunResult r = test::run(solver, qp, Eigen::VectorXd::Zero(q.b.size()), 1e-11, 20000);
+    const test::RunResult r =
+        test::run(solver, qp, Eigen::VectorXd::Zero(q.b.size()), 1e-11, 20000);
     SCOPED_TRACE(frictionModelName(model) + (fixed_point ? " (fixed point)" : " (direct)"));
     EXPECT_TRUE(r.report.converged) << r.report.residual;
     EXPECT_LE((r.gamma - exact).cwiseAbs().maxCoeff(), 1e-9);

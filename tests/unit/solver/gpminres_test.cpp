@@ -12,18 +12,6 @@
 namespace grains {
 namespace {
 
-/// Objective values never increase from one iteration to the next (the
-/// projected searches only accept decreasing steps), starting from the
-/// projected warm start.
-void expectMonotone(const test::ObjectiveTrace& trace, double start) {
-  double previous = start;
-  for (std::size_t k = 0; k < trace.objectives.size(); ++k) {
-    EXPECT_LE(trace.objectives[k], previous + 1e-12 * (1.0 + std::abs(previous)))
-        << "iteration " << trace.iterations[k];
-    EXPECT_EQ(trace.iterations[k], static_cast<int>(k) + 1);
-    previous = trace.objectives[k];
-  }
-}
 
 // Rank-deficient frictionless contact problem (40 contacts on 6 bodies: rank
 // <= 36, no regularisation): every outer iteration lowers the objective, and
@@ -41,7 +29,7 @@ TEST(gpminres_solver, ObjectiveNeverIncreasesOnADegenerateProblem) {
   EXPECT_TRUE(r.report.converged) << r.report.residual;
   ASSERT_EQ(static_cast<int>(trace.objectives.size()), r.report.iterations);
   ASSERT_GE(trace.objectives.size(), 2u);
-  expectMonotone(trace, test::objective(p.A(), b, warm));
+  test::expectMonotone(trace, test::objective(p.A(), b, warm));
   EXPECT_LT(trace.objectives.back(), trace.objectives.front());
   EXPECT_DOUBLE_EQ(trace.objectives.back(), r.report.objective);
 }
@@ -83,7 +71,7 @@ TEST(gpminres_solver, BoxModelMatchesThreeWayEnumeration) {
     EXPECT_LE((r.gamma - exact).cwiseAbs().maxCoeff(), 1e-8);
     EXPECT_NEAR(r.report.objective, test::objective(A, b, exact), 1e-10);
     Eigen::VectorXd projected = warm.cwiseMax(lower).cwiseMin(upper);
-    expectMonotone(trace, test::objective(A, b, projected));
+    test::expectMonotone(trace, test::objective(A, b, projected));
   }
   EXPECT_GT(at_upper + at_lower, 2);  // the friction bounds are reached...
   EXPECT_GT(free_tangential, 2);      // ...and not everywhere
@@ -106,7 +94,7 @@ TEST(gpminres_solver, SingularInconsistentSubproblemDoesNotBreakMinres) {
       test::ObjectiveTrace trace;
       const test::RunResult r = test::runObserved("gpminres", qp, warm, 1e-12, 200, {}, trace);
       SCOPED_TRACE("n = " + std::to_string(n));
-      expectMonotone(trace, test::objective(A, b, warm));
+      test::expectMonotone(trace, test::objective(A, b, warm));
       EXPECT_TRUE(r.report.converged) << r.report.residual;
       ASSERT_TRUE(r.gamma.allFinite());
       EXPECT_LE((r.gamma - exact).cwiseAbs().maxCoeff(), 1e-10);

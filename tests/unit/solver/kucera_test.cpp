@@ -12,16 +12,6 @@
 namespace grains {
 namespace {
 
-/// Every step (CG, expansion, proportioning) lowers the objective.
-void expectMonotone(const test::ObjectiveTrace& trace, double start) {
-  double previous = start;
-  for (std::size_t k = 0; k < trace.objectives.size(); ++k) {
-    EXPECT_LE(trace.objectives[k], previous + 1e-12 * (1.0 + std::abs(previous)))
-        << "iteration " << trace.iterations[k];
-    EXPECT_EQ(trace.iterations[k], static_cast<int>(k) + 1);
-    previous = trace.objectives[k];
-  }
-}
 
 // Rank-deficient frictionless contact problem (40 contacts on 6 bodies, no
 // regularisation), from an interior warm start.
@@ -38,7 +28,7 @@ TEST(kucera_solver, ObjectiveDecreasesAtEveryStep) {
   EXPECT_TRUE(r.report.converged) << r.report.residual;
   ASSERT_EQ(static_cast<int>(trace.objectives.size()), r.report.iterations);
   ASSERT_GE(trace.objectives.size(), 10u);
-  expectMonotone(trace, test::objective(p.A(), b, warm));
+  test::expectMonotone(trace, test::objective(p.A(), b, warm));
   EXPECT_DOUBLE_EQ(trace.objectives.back(), r.report.objective);
 }
 
@@ -76,7 +66,7 @@ TEST(kucera_solver, BoxModelMatchesThreeWayEnumeration) {
     EXPECT_LE((r.gamma - exact).cwiseAbs().maxCoeff(), 1e-8);
     EXPECT_NEAR(r.report.objective, test::objective(A, b, exact), 1e-10);
     const Eigen::VectorXd projected = warm.cwiseMax(lower).cwiseMin(upper);
-    expectMonotone(trace, test::objective(A, b, projected));
+    test::expectMonotone(trace, test::objective(A, b, projected));
   }
   EXPECT_GT(at_bound, 2);
   EXPECT_GT(free_tangential, 2);
@@ -142,7 +132,7 @@ TEST(kucera_solver, TooLongStepsAreHalvedNotTaken) {
       "kucera", qp, warm, 1e-10, 5000, {{"power_iterations", 1}, {"step_factor", 1.9}}, trace);
   EXPECT_TRUE(r.report.converged) << r.report.residual;
   EXPECT_LE((r.gamma - exact).cwiseAbs().maxCoeff(), 1e-9);
-  expectMonotone(trace, test::objective(A, b, warm));
+  test::expectMonotone(trace, test::objective(A, b, warm));
 }
 
 // Gamma only changes the path (how readily indices leave the active set), not

@@ -6,6 +6,7 @@
 #include "solver_test_support.hpp"
 
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +114,18 @@ struct ObjectiveTrace {
   std::vector<int> iterations;
   std::vector<double> objectives;
 };
+
+/// Objective values never increase from one iteration to the next, starting
+/// from `start` (the projected warm start), and every iteration is recorded.
+inline void expectMonotone(const ObjectiveTrace& trace, double start) {
+  double previous = start;
+  for (std::size_t k = 0; k < trace.objectives.size(); ++k) {
+    EXPECT_LE(trace.objectives[k], previous + 1e-12 * (1.0 + std::abs(previous)))
+        << "iteration " << trace.iterations[k];
+    EXPECT_EQ(trace.iterations[k], static_cast<int>(k) + 1);
+    previous = trace.objectives[k];
+  }
+}
 
 /// test::run with an observer recording evaluateMeasures(...).objective per iteration.
 inline RunResult runObserved(const std::string& solver, const QuadraticProgram& qp,
