@@ -12,7 +12,6 @@
 namespace grains {
 namespace {
 
-
 // Rank-deficient frictionless contact problem (40 contacts on 6 bodies: rank
 // <= 36, no regularisation): every outer iteration lowers the objective, and
 // the method converges.

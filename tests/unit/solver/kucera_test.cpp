@@ -12,7 +12,6 @@
 namespace grains {
 namespace {
 
-
 // Rank-deficient frictionless contact problem (40 contacts on 6 bodies, no
 // regularisation), from an interior warm start.
 TEST(kucera_solver, ObjectiveDecreasesAtEveryStep) {

@@ -5,8 +5,8 @@
 // enumerating the 3^n states (at lower bound, at upper bound, free) of its unknowns.
 #include "solver_test_support.hpp"
 
-#include <Eigen/Dense>
 #include <gtest/gtest.h>
+#include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
