@@ -97,10 +97,13 @@ void emitExtraBodies(YAML::Emitter& out, const std::vector<ExplicitBody>& bodies
   out << YAML::Key << "extra_bodies" << YAML::Value << YAML::BeginSeq;
   for (const auto& b : bodies) {
     out << YAML::Flow << YAML::BeginMap;
-    const bool cylinder = b.shape == ShapeKind::Cylinder;
-    out << YAML::Key << "shape" << YAML::Value << (cylinder ? "cylinder" : "sphere");
+    const bool elongated = b.shape != ShapeKind::Sphere;
+    out << YAML::Key << "shape" << YAML::Value
+        << (b.shape == ShapeKind::Cylinder         ? "cylinder"
+            : b.shape == ShapeKind::Spherocylinder ? "spherocylinder"
+                                                   : "sphere");
     out << YAML::Key << "radius" << YAML::Value << num(b.radius);
-    if (cylinder) {
+    if (elongated) {
       out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
       emitVec3(out, "axis", b.axis);
     }
@@ -197,8 +200,9 @@ solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iteration
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)
-extra_bodies: optional list of {shape (sphere|cylinder), radius (>0), half_length (>0, cylinder),
-            axis ([0,0,1], cylinder), mass (>0), position, velocity ([0,0,0])}
+extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder), radius (>0),
+            half_length (>0, cylinder/spherocylinder), axis ([0,0,1]), mass (>0), position,
+            velocity ([0,0,0])}
 output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
 )";
 }

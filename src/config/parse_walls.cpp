@@ -51,10 +51,12 @@ namespace {
 
 ExplicitBody parseExplicitBody(MapReader b) {
   ExplicitBody out;
-  const std::string shape = b.requiredChoice("shape", {"sphere", "cylinder"});
-  out.shape = shape == "cylinder" ? ShapeKind::Cylinder : ShapeKind::Sphere;
+  const std::string shape = b.requiredChoice("shape", {"sphere", "cylinder", "spherocylinder"});
+  out.shape = shape == "cylinder"         ? ShapeKind::Cylinder
+              : shape == "spherocylinder" ? ShapeKind::Spherocylinder
+                                          : ShapeKind::Sphere;
   out.radius = b.requiredNumber("radius", Range::positive());
-  if (out.shape == ShapeKind::Cylinder) {
+  if (out.shape != ShapeKind::Sphere) {
     out.half_length = b.requiredNumber("half_length", Range::positive());
     out.axis = b.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true).normalized();
   }

@@ -13,6 +13,16 @@ Vec3 anyPerpendicular(const Vec3& axis) {
   return (trial - trial.dot(axis) * axis).normalized();
 }
 
+// The same contact seen from the other side.
+ContactGeometry flipped(const ContactGeometry& g) {
+  ContactGeometry out;
+  out.gap = g.gap;
+  out.normal = -g.normal;
+  out.point_a = g.point_b;
+  out.point_b = g.point_a;
+  return out;
+}
+
 }  // namespace
 
 ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& center_b,
@@ -61,29 +71,42 @@ ContactGeometry bodyBody(const Body& a, const Body& b) {
   if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Sphere) {
     return sphereSphere(a.position, a.radius, b.position, b.radius);
   }
+  if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Spherocylinder) {
+    return spherocylinderPair(a, b);
+  }
+  if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Sphere) {
+    return spherocylinderSphere(a, b.position, b.radius);
+  }
+  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Spherocylinder) {
+    return flipped(spherocylinderSphere(b, a.position, a.radius));
+  }
   if (a.shape == ShapeKind::Cylinder && b.shape == ShapeKind::Sphere) {
     return cylinderSphere(a, b.position, b.radius);
   }
   if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Cylinder) {
-    const ContactGeometry flipped = cylinderSphere(b, a.position, a.radius);
-    ContactGeometry g;
-    g.gap = flipped.gap;
-    g.normal = -flipped.normal;
-    g.point_a = flipped.point_b;
-    g.point_b = flipped.point_a;
-    return g;
+    return flipped(cylinderSphere(b, a.position, a.radius));
   }
-  throw std::invalid_argument("contact between two cylinder bodies (gids " + std::to_string(a.gid) +
-                              " and " + std::to_string(b.gid) + ") is not supported");
+  throw std::invalid_argument(
+      "contact between a cylinder body and a cylinder or spherocylinder (gids " +
+      std::to_string(a.gid) + " and " + std::to_string(b.gid) + ") is not supported");
 }
 
 ContactGeometry wallBody(const Wall& wall, const Body& b) {
   if (b.shape == ShapeKind::Cylinder) return wallCylinder(wall, b);
+  if (b.shape == ShapeKind::Spherocylinder) return wallSpherocylinder(wall, b);
   return wallSphere(wall, b.position, b.radius);
 }
 
 double boundingRadius(const Body& b) {
-  return b.shape == ShapeKind::Cylinder ? std::hypot(b.radius, b.half_length) : b.radius;
+  switch (b.shape) {
+    case ShapeKind::Cylinder:
+      return std::hypot(b.radius, b.half_length);
+    case ShapeKind::Spherocylinder:
+      return b.half_length + b.radius;
+    case ShapeKind::Sphere:
+      break;
+  }
+  return b.radius;
 }
 
 }  // namespace grains

@@ -66,6 +66,8 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
     const auto gid = static_cast<GlobalId>(bodies.size());
     Body b = e.shape == ShapeKind::Cylinder
                  ? makeCylinder(gid, e.radius, e.half_length, e.mass, e.position, e.axis)
+             : e.shape == ShapeKind::Spherocylinder
+                 ? makeSpherocylinder(gid, e.radius, e.half_length, e.mass, e.position, e.axis)
                  : makeSphere(gid, e.radius, e.mass, e.position);
     b.velocity = e.velocity;
     bodies.push_back(b);

@@ -6,15 +6,17 @@
 namespace grains {
 
 enum class ShapeKind : int {
-  Sphere = 0,   ///< radius
-  Cylinder = 1  ///< solid circular cylinder: radius, half_length along the body z axis
+  Sphere = 0,         ///< radius
+  Cylinder = 1,       ///< solid circular cylinder: radius, half_length along the body z axis
+  Spherocylinder = 2  ///< capsule: segment of half_length along the body z axis, radius
 };
 
 struct Body {
   GlobalId gid = kNoBody;
   ShapeKind shape = ShapeKind::Sphere;
   double radius = 0.0;       ///< sphere or cylinder radius [m]
-  double half_length = 0.0;  ///< cylinder: half of its height along the body z axis [m]
+  double half_length = 0.0;  ///< cylinder / spherocylinder: half its axial length [m]
+                             ///< (spherocylinder: of the segment, caps excluded)
   double mass = 0.0;         ///< [kg]
   /// Principal moments of inertia in the body frame [kg m^2].
   Vec3 inertia = Vec3::Zero();
@@ -72,6 +74,34 @@ inline Body makeCylinder(GlobalId gid, double radius, double half_length, double
   b.mass = mass;
   const double perp = mass * (3.0 * radius * radius + 4.0 * half_length * half_length) / 12.0;
   b.inertia = Vec3(perp, perp, 0.5 * mass * radius * radius);
+  b.position = position;
+  b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), axis.normalized());
+  return b;
+}
+
+/// Solid spherocylinder (capsule) of radius r around a segment of length 2h
+/// along the body z axis (world axis `axis`), uniform density: a cylinder of
+/// mass m_c and two hemispherical caps of total mass m_s, with
+///   I_axis = m_c r^2 / 2 + 2/5 m_s r^2,
+///   I_perp = m_c (L^2/12 + r^2/4) + m_s (2/5 r^2 + L^2/4 + 3/8 L r),  L = 2h.
+inline Body makeSpherocylinder(GlobalId gid, double radius, double half_length, double mass,
+                               const Vec3& position, const Vec3& axis = Vec3::UnitZ()) {
+  const double pi = 3.14159265358979323846;
+  const double L = 2.0 * half_length;
+  const double v_cyl = pi * radius * radius * L;
+  const double v_caps = 4.0 / 3.0 * pi * radius * radius * radius;
+  const double m_c = mass * v_cyl / (v_cyl + v_caps);
+  const double m_s = mass - m_c;
+  Body b;
+  b.gid = gid;
+  b.shape = ShapeKind::Spherocylinder;
+  b.radius = radius;
+  b.half_length = half_length;
+  b.mass = mass;
+  const double axial = 0.5 * m_c * radius * radius + 0.4 * m_s * radius * radius;
+  const double perp = m_c * (L * L / 12.0 + radius * radius / 4.0) +
+                      m_s * (0.4 * radius * radius + L * L / 4.0 + 3.0 / 8.0 * L * radius);
+  b.inertia = Vec3(perp, perp, axial);
   b.position = position;
   b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), axis.normalized());
   return b;

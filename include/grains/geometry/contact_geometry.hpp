@@ -30,8 +30,22 @@ ContactGeometry cylinderSphere(const Body& cylinder, const Vec3& center, double 
 /// cylinders; throws std::invalid_argument for the outside of a cylinder.
 ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder);
 
-/// Dispatch on the shapes (sphere-sphere, sphere-cylinder; two cylinders
-/// throw std::invalid_argument).
+/// Closest points of segments [p0, p1] and [q0, q1]: parameters s, t in [0, 1]
+/// of the points p0 + s (p1 - p0) and q0 + t (q1 - q0). Parallel and
+/// degenerate segments get a valid (not unique) pair: the middle of the
+/// overlap of their projections.
+void closestSegmentPoints(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, double& s,
+                          double& t);
+
+/// Spherocylinder a against spherocylinder b, and against a sphere (b):
+/// the signed distance of the two segments minus the radii, normal from a to b.
+ContactGeometry spherocylinderPair(const Body& a, const Body& b);
+ContactGeometry spherocylinderSphere(const Body& capsule, const Vec3& center, double radius);
+/// Wall (side a) against a spherocylinder: planes and both sides of cylinders.
+ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule);
+
+/// Dispatch on the shapes (sphere, cylinder, spherocylinder pairs; cylinder
+/// against cylinder or spherocylinder throws std::invalid_argument).
 ContactGeometry bodyBody(const Body& a, const Body& b);
 ContactGeometry wallBody(const Wall& wall, const Body& b);
 

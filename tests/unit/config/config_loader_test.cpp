@@ -97,11 +97,14 @@ bodies:
 extra_bodies:
   - {shape: cylinder, radius: 0.5, half_length: 0.1, mass: 50, position: [0.5, 0.5, 3.0], axis: [0, 1, 0]}
   - {shape: sphere, radius: 0.2, mass: 2, position: [0.5, 0.5, 5.0], velocity: [0, 0, -1]}
+  - {shape: spherocylinder, radius: 0.1, half_length: 0.5, mass: 3, position: [0.5, 0.5, 7.0]}
 )",
                                                    "extra.yaml", ".");
-  ASSERT_EQ(config.extra_bodies.size(), 2u);
+  ASSERT_EQ(config.extra_bodies.size(), 3u);
   const auto bodies = generateAllBodies(config);
-  ASSERT_EQ(bodies.size(), 10u);
+  ASSERT_EQ(bodies.size(), 11u);
+  EXPECT_EQ(bodies[10].shape, ShapeKind::Spherocylinder);
+  EXPECT_DOUBLE_EQ(bodies[10].half_length, 0.5);
   EXPECT_EQ(bodies[8].gid, 8);
   EXPECT_EQ(bodies[8].shape, ShapeKind::Cylinder);
   EXPECT_DOUBLE_EQ(bodies[8].half_length, 0.1);
