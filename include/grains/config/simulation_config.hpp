@@ -13,7 +13,9 @@
 
 namespace grains {
 
-enum class DynamicsKind : int { Inertial = 0 };
+/// Inertial: Newton's laws (seed 004 eqs. 3-6). Overdamped: velocities follow
+/// from forces through a local-drag mobility (seed 004 eqs. 7-9, eq. 27).
+enum class DynamicsKind : int { Inertial = 0, Overdamped = 1 };
 
 struct SimulationSection {
   DynamicsKind dynamics = DynamicsKind::Inertial;
@@ -22,11 +24,15 @@ struct SimulationSection {
   std::optional<double> end_time;        ///< [s]
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< [m/s^2]
   unsigned long seed = 12345;            ///< random generators
+  /// Overdamped: drag coefficient xi of the local-drag mobility (seed 004
+  /// eq. 27: U = F / (xi l), Omega = 12 T / (xi l^3), l the body length) [N s/m^2].
+  double drag = 1.0;
   long totalSteps() const;               ///< steps, or ceil(end_time / dt)
 };
 
 /// How bodies are created.
-enum class GeneratorKind : int { Lattice = 0, RandomPacking = 1, File = 2 };
+/// Chainmail: a 2D lattice of interlaced rings (tori) in the x-y plane.
+enum class GeneratorKind : int { Lattice = 0, RandomPacking = 1, File = 2, Chainmail = 3 };
 
 /// Region for generators: an axis-aligned box, or a vertical cylinder
 /// (axis along z through center, radius, z from min_corner.z to max_corner.z).
@@ -39,8 +45,16 @@ struct Region {
 };
 
 struct BodiesSection {
-  std::string shape = "sphere";
-  double radius = 0.1;            ///< [m] > 0
+  std::string shape = "sphere";  ///< sphere | spherocylinder | ellipsoid | torus
+  double radius = 0.1;           ///< [m] > 0 (torus: tube radius)
+  double half_length = 0.0;      ///< spherocylinder: half the segment length [m]
+  Vec3 semi_axes = Vec3::Ones();  ///< ellipsoid: semi-axes along body x, y, z [m]
+  double major_radius = 1.0;     ///< torus: centre-circle radius [m]
+  bool random_orientation = false;  ///< random: uniformly random orientations
+  /// random: if set, bodies are placed in a cube centred on the region's
+  /// centre whose size gives this volume fraction (0 < phi < 0.5).
+  std::optional<double> volume_fraction;
+  int rings_x = 4, rings_y = 4;  ///< chainmail: flat rings along x and y
   double radius_spread = 0.0;     ///< relative uniform spread in [0, 0.5): r*(1 +- spread)
   std::optional<double> density;  ///< [kg/m^3]; exactly one of density / mass
   std::optional<double> mass;     ///< [kg] per body
@@ -53,6 +67,10 @@ struct BodiesSection {
   Vec3 initial_velocity = Vec3::Zero();
 };
 
+/// single: one deepest-point constraint per pair; multisphere: LCP-MS, each
+/// body a union of sub-spheres; relcp: recursively generated LCP (seed 004 eq. 24/26).
+enum class ConstraintMethod : int { Single = 0, Multisphere = 1, Relcp = 2 };
+
 struct ContactSection {
   FrictionModel friction = FrictionModel::Frictionless;
   double mu = 0.0;        ///< Coulomb coefficient (>= 0)
@@ -61,6 +79,22 @@ struct ContactSection {
   /// d = tau / dt in steps (> 0) and compliance eps [m/N] (>= 0).
   double damping_steps = 4.0;
   double compliance = 0.0;
+  /// How non-spherical pairs are constrained (seed 004 sections 2.5 and 3).
+  ConstraintMethod method = ConstraintMethod::Single;
+  int subspheres = 7;  ///< multisphere: sub-spheres per body (>= 1; odd for ellipsoids)
+  /// relcp: stop recursing when no true overlap exceeds this [m] (> 0).
+  double overlap_tolerance = 1e-5;
+  int max_recursions = 50;  ///< relcp: LCP solves per step at most (>= 1)
+};
+
+/// A smooth body-force field F(x) on every body's centre (seed 004 sections
+/// 4.2 and 4.4): compaction F = -s x (|x| - sin|x|) / |x|^2, extension its
+/// negative, with x measured from `center`.
+enum class ForceFieldKind : int { None = 0, RadialCompaction = 1, RadialExtension = 2 };
+struct ForceFieldSection {
+  ForceFieldKind kind = ForceFieldKind::None;
+  double strength = 1.0;  ///< s [N] (>= 0)
+  Vec3 center = Vec3::Zero();
 };
 
 struct SolverSection {
@@ -94,10 +128,15 @@ struct ExplicitBody {
   ShapeKind shape = ShapeKind::Sphere;
   double radius = 0.1;       ///< [m]
   double half_length = 0.0;  ///< cylinder: half its height [m]
-  double mass = 1.0;         ///< [kg]
+  Vec3 semi_axes = Vec3::Ones();  ///< ellipsoid [m]
+  double major_radius = 1.0;     ///< torus [m]
+  double mass = 1.0;             ///< [kg]
   Vec3 position = Vec3::Zero();
-  Vec3 axis = Vec3::UnitZ();  ///< cylinder axis (world frame)
+  Vec3 axis = Vec3::UnitZ();  ///< direction of the body z axis (world frame)
+  /// Full orientation (overrides axis), given as a unit quaternion [w, x, y, z].
+  std::optional<Quat> orientation;
   Vec3 velocity = Vec3::Zero();
+  Vec3 force = Vec3::Zero();  ///< constant applied force [N] (Body::external_force)
 };
 
 struct SimulationConfig {
@@ -108,6 +147,7 @@ struct SimulationConfig {
   std::vector<ExplicitBody> extra_bodies;
   std::vector<Wall> walls;  ///< boxes already expanded to planes
   ContactSection contact;
+  ForceFieldSection force_field;
   SolverSection solver;
   ParallelSection parallel;
   OutputSection output;

@@ -8,7 +8,10 @@ namespace grains {
 enum class ShapeKind : int {
   Sphere = 0,         ///< radius
   Cylinder = 1,       ///< solid circular cylinder: radius, half_length along the body z axis
-  Spherocylinder = 2  ///< capsule: segment of half_length along the body z axis, radius
+  Spherocylinder = 2,  ///< capsule: segment of half_length along the body z axis, radius
+  Ellipsoid = 3,       ///< semi_axes (a, b, c) along the body x, y, z axes
+  Torus = 4            ///< ring: centre circle of major_radius in the body x-y plane,
+                       ///< tube of radius `radius` (the minor radius)
 };
 
 struct Body {
@@ -17,7 +20,9 @@ struct Body {
   double radius = 0.0;       ///< sphere or cylinder radius [m]
   double half_length = 0.0;  ///< cylinder / spherocylinder: half its axial length [m]
                              ///< (spherocylinder: of the segment, caps excluded)
-  double mass = 0.0;         ///< [kg]
+  Vec3 semi_axes = Vec3::Zero();  ///< ellipsoid: semi-axes along body x, y, z [m]
+  double major_radius = 0.0;      ///< torus: radius of the tube's centre circle [m]
+  double mass = 0.0;              ///< [kg]
   /// Principal moments of inertia in the body frame [kg m^2].
   Vec3 inertia = Vec3::Zero();
 
@@ -25,6 +30,9 @@ struct Body {
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();          ///< world frame [m/s]
   Vec3 angular_velocity = Vec3::Zero();  ///< world frame [rad/s]
+  /// Constant applied force on the centre of mass (world frame) [N], on top
+  /// of gravity and force fields (e.g. seed 004 section 4.2's unit forces).
+  Vec3 external_force = Vec3::Zero();
 
   /// Total contact force and torque of the last step (impulse / dt), world frame.
   Vec3 contact_force = Vec3::Zero();
