@@ -115,4 +115,39 @@ inline Body makeSpherocylinder(GlobalId gid, double radius, double half_length, 
   return b;
 }
 
+/// Solid ellipsoid with semi-axes (a, b, c) along the body x, y, z axes:
+/// I = m/5 (b^2 + c^2, a^2 + c^2, a^2 + b^2).
+inline Body makeEllipsoid(GlobalId gid, const Vec3& semi_axes, double mass, const Vec3& position,
+                          const Quat& orientation = Quat::Identity()) {
+  Body b;
+  b.gid = gid;
+  b.shape = ShapeKind::Ellipsoid;
+  b.semi_axes = semi_axes;
+  b.radius = semi_axes.maxCoeff();  // bounding sphere, for spacing heuristics
+  b.mass = mass;
+  const Vec3 sq = semi_axes.cwiseProduct(semi_axes);
+  b.inertia = mass / 5.0 * Vec3(sq.y() + sq.z(), sq.x() + sq.z(), sq.x() + sq.y());
+  b.position = position;
+  b.orientation = orientation.normalized();
+  return b;
+}
+
+/// Solid torus (ring): centre circle of radius R in the body x-y plane, tube
+/// radius r: I_z = m (R^2 + 3/4 r^2), I_x = I_y = m (R^2 / 2 + 5/8 r^2).
+inline Body makeTorus(GlobalId gid, double major_radius, double minor_radius, double mass,
+                      const Vec3& position, const Quat& orientation = Quat::Identity()) {
+  Body b;
+  b.gid = gid;
+  b.shape = ShapeKind::Torus;
+  b.major_radius = major_radius;
+  b.radius = minor_radius;
+  b.mass = mass;
+  const double R2 = major_radius * major_radius, r2 = minor_radius * minor_radius;
+  const double perp = mass * (0.5 * R2 + 5.0 / 8.0 * r2);
+  b.inertia = Vec3(perp, perp, mass * (R2 + 0.75 * r2));
+  b.position = position;
+  b.orientation = orientation.normalized();
+  return b;
+}
+
 }  // namespace grains

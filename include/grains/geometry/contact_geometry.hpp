@@ -44,6 +44,26 @@ ContactGeometry spherocylinderSphere(const Body& capsule, const Vec3& center, do
 /// Wall (side a) against a spherocylinder: planes and both sides of cylinders.
 ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule);
 
+// Smooth non-spherical shapes. Every function returns the minimum
+// shared-normal signed separation ("deepest point", seed 004 section 2.5):
+// points on both surfaces whose outward normals are opposite, the normal
+// from a to b, gap = (point_b - point_a) . normal (negative when overlapping,
+// then the minimum translation that separates the pair); for a non-convex
+// torus the global minimum over the local minima.
+/// Ellipsoids (src/geometry/ellipsoid_contacts.cpp).
+ContactGeometry ellipsoidPair(const Body& a, const Body& b);
+ContactGeometry ellipsoidSphere(const Body& ellipsoid, const Vec3& center, double radius);
+ContactGeometry ellipsoidSpherocylinder(const Body& ellipsoid, const Body& capsule);
+/// Wall (side a) against an ellipsoid: planes, inside and outside of cylinders.
+ContactGeometry wallEllipsoid(const Wall& wall, const Body& ellipsoid);
+/// Tori (src/geometry/torus_contacts.cpp).
+ContactGeometry torusPair(const Body& a, const Body& b);
+ContactGeometry torusSphere(const Body& torus, const Vec3& center, double radius);
+ContactGeometry torusSpherocylinder(const Body& torus, const Body& capsule);
+ContactGeometry torusEllipsoid(const Body& torus, const Body& ellipsoid);
+/// Wall (side a) against a torus: planes, inside and outside of cylinders.
+ContactGeometry wallTorus(const Wall& wall, const Body& torus);
+
 /// Dispatch on the shapes (sphere, cylinder, spherocylinder pairs; cylinder
 /// against cylinder or spherocylinder throws std::invalid_argument).
 ContactGeometry bodyBody(const Body& a, const Body& b);
