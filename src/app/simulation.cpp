@@ -1,7 +1,7 @@
 #include "grains/app/simulation.hpp"
 
 #include "grains/config/config_loader.hpp"
-#include "grains/dynamics/inertial_stepper.hpp"
+#include "grains/dynamics/time_stepper.hpp"
 #include "grains/io/metrics_writer.hpp"
 #include "grains/io/output_directory.hpp"
 #include "grains/io/qp_export.hpp"
@@ -25,7 +25,14 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.assembly.friction = config.contact.friction;
   s.assembly.damping_steps = config.contact.damping_steps;
   s.assembly.compliance = config.contact.compliance;
-  s.assembly.gravity = config.simulation.gravity;
+  s.assembly.motion.gravity = config.simulation.gravity;
+  s.assembly.motion.overdamped = config.simulation.dynamics == DynamicsKind::Overdamped;
+  s.assembly.motion.drag = config.simulation.drag;
+  s.assembly.motion.force_field = config.force_field;
+  s.method = config.contact.method;
+  s.subspheres = config.contact.subspheres;
+  s.overlap_tolerance = config.contact.overlap_tolerance;
+  s.max_recursions = config.contact.max_recursions;
   s.mu = config.contact.friction == FrictionModel::Frictionless ? 0.0 : config.contact.mu;
   s.envelope = config.contact.envelope > 0.0 ? config.contact.envelope : 0.1 * max_radius;
   return s;
@@ -55,7 +62,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   // Bad input is detected before anything is written.
   std::vector<Body> owned = generateBodies(config, rank, comm->getSize());
   double max_radius = 0.0;
-  for (const Body& b : owned) max_radius = std::max(max_radius, b.radius);
+  for (const Body& b : owned) max_radius = std::max(max_radius, boundingRadius(b));
   max_radius = globalMax(*comm, max_radius);
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
                                                   config.contact.friction);
@@ -69,7 +76,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   writeEffectiveConfig(config, summary.output_dir, rank);
 
   BodyDomain domain(comm, std::move(owned), config.parallel);
-  InertialStepper stepper(stepperSettings(config, max_radius), config.walls, std::move(solver));
+  TimeStepper stepper(stepperSettings(config, max_radius), config.walls, std::move(solver));
   MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw);
   std::optional<VtkSeriesWriter> vtk;
   if (config.output.vtk_every > 0) {
@@ -141,7 +148,13 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    {"time_detect_s", last.time_detect},
                    {"time_assemble_s", last.time_assemble},
                    {"time_solve_s", last.time_solve},
-                   {"time_update_s", last.time_update}};
+                   {"time_update_s", last.time_update},
+                   {"recursions", static_cast<double>(last.recursions)},
+                   {"relcp_added", static_cast<double>(last.relcp_added)},
+                   {"relcp_resolved", last.relcp_resolved ? 1.0 : 0.0},
+                   {"max_true_overlap", last.max_true_overlap},
+                   {"max_constraint_overlap", last.max_constraint_overlap},
+                   {"time_relcp_s", last.time_relcp}};
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
@@ -149,13 +162,17 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
     }
     if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
         (step % config.output.log_every == 0 || step == total_steps)) {
-      char line[256];
+      char recursion[64] = "";
+      if (config.contact.method == ConstraintMethod::Relcp)
+        std::snprintf(recursion, sizeof recursion, "  relcp=%d%s", last.recursions,
+                      last.relcp_resolved ? "" : " (unresolved)");
+      char line[320];
       std::snprintf(line, sizeof line,
-                    "step %ld/%ld  t=%.4g s  contacts=%ld (active %ld)  %s it=%d res=%.2e%s  "
+                    "step %ld/%ld  t=%.4g s  contacts=%ld (active %ld)  %s it=%d res=%.2e%s%s  "
                     "KE=%.4g J  overlap=%.3g m  imbalance=%.3f  %.3f s/step\n",
                     step, total_steps, time, last.contacts, last.active_contacts,
                     last.solve.solver.c_str(), last.solve.iterations, last.solve.residual,
-                    last.solve.converged ? "" : " (not converged)", last.kinetic_energy,
+                    last.solve.converged ? "" : " (not converged)", recursion, last.kinetic_energy,
                     last.max_overlap, last.domain.load_imbalance, wall);
       *options.log << line << std::flush;
     }

@@ -8,8 +8,12 @@ namespace grains {
 
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings) {
-  const auto& bodies = domain.bodies();
-  const std::size_t num_owned = domain.numOwned();
+  return detectContacts(domain.bodies(), domain.numOwned(), walls, settings);
+}
+
+std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
+                                    const std::vector<Wall>& walls,
+                                    const DetectionSettings& settings) {
   const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
 
   std::vector<Contact> contacts;

@@ -21,17 +21,6 @@ void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2) {
   t2 = normal.cross(t1);
 }
 
-namespace {
-
-BodyMobility mobilityOf(const Body& b) {
-  BodyMobility m;
-  m.inverse_mass = b.inverseMass();
-  m.inverse_inertia = b.inverseInertiaWorld();
-  return m;
-}
-
-}  // namespace
-
 ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<Contact>& contacts,
                                     const AssemblySettings& settings) {
   if (!(settings.dt > 0.0)) throw std::invalid_argument("assembleContactSystem: dt must be > 0");
@@ -55,13 +44,13 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   column_mobility.reserve(num_owned);
   for (std::size_t i = 0; i < num_owned; ++i) {
     column_of_body[i] = static_cast<int>(i);
-    column_mobility.push_back(mobilityOf(bodies[i]));
+    column_mobility.push_back(mobilityOf(bodies[i], settings.motion));
   }
   for (const Contact& c : contacts) {
     for (int idx : {c.body_a, c.body_b}) {
       if (idx < 0 || column_of_body[static_cast<std::size_t>(idx)] >= 0) continue;
       column_of_body[static_cast<std::size_t>(idx)] = static_cast<int>(column_mobility.size());
-      column_mobility.push_back(mobilityOf(bodies[static_cast<std::size_t>(idx)]));
+      column_mobility.push_back(mobilityOf(bodies[static_cast<std::size_t>(idx)], settings.motion));
       for (int k = 0; k < 6; ++k)
         column_dofs.push_back(6 * bodies[static_cast<std::size_t>(idx)].gid + k);
     }
@@ -86,7 +75,8 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
     Vec3 directions[3] = {g.normal, Vec3::Zero(), Vec3::Zero()};
     if (block == 3) tangentBasis(g.normal, directions[1], directions[2]);
     sys.qp.cones.mu[ci] = c.mu;
-    gap_term[ci * block] = g.gap >= 0.0 ? g.gap : relax * g.gap;
+    const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings.motion.overdamped;
+    gap_term[ci * block] = relaxed ? relax * g.gap : g.gap;
     for (int r = 0; r < block; ++r) {
       std::size_t n = 0;
       const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
@@ -125,16 +115,13 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.factored->scale = settings.dt;
   sys.factored->regularisation = regularisation;
 
-  // Free velocities of owned bodies: u + dt g (gravity is the only body force).
+  // Free velocities of owned bodies (no contacts).
   sys.u_free = rcp(new Vector(sys.body_map));
   {
     auto u = sys.u_free->getDataNonConst();
     for (std::size_t i = 0; i < num_owned; ++i) {
-      const Vec3 v = bodies[i].velocity + settings.dt * settings.gravity;
-      for (int k = 0; k < 3; ++k) {
-        u[6 * i + k] = v[k];
-        u[6 * i + 3 + k] = bodies[i].angular_velocity[k];
-      }
+      const Twist free = freeVelocity(bodies[i], settings.motion, settings.dt);
+      for (int k = 0; k < 6; ++k) u[6 * i + static_cast<std::size_t>(k)] = free[k];
     }
   }
   sys.b = rcp(new Vector(sys.constraint_map));

@@ -61,6 +61,8 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
     case GeneratorKind::File:
       bodies = csvBodies(config);
       break;
+    case GeneratorKind::Chainmail:
+      break;  // LAB: helper c implements
   }
   for (const ExplicitBody& e : config.extra_bodies) {
     const auto gid = static_cast<GlobalId>(bodies.size());

@@ -3,7 +3,7 @@
 // pile evolves the same on any rank count (compared against a one-rank run
 // on a sub-communicator of rank 0).
 #include "grains/constraint/contact_detection.hpp"
-#include "grains/dynamics/inertial_stepper.hpp"
+#include "grains/dynamics/time_stepper.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <gtest/gtest.h>
@@ -112,14 +112,14 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
   }
   StepperSettings settings;
   settings.assembly.dt = 2e-3;
-  settings.assembly.gravity = Vec3(0, 0, -9.81);
+  settings.assembly.motion.gravity = Vec3(0, 0, -9.81);
   settings.assembly.friction = FrictionModel::Coulomb;
   settings.mu = 0.3;
   settings.envelope = 0.02;
   SolverSettings solver;
   solver.tolerance = 1e-11;
   solver.max_iterations = 5000;
-  InertialStepper stepper(settings, walls, SolverRegistry::instance().create("bbpgd", solver));
+  TimeStepper stepper(settings, walls, SolverRegistry::instance().create("bbpgd", solver));
   PileState state;
   for (int step = 0; step < steps; ++step) {
     const auto report = stepper.step(domain, step);

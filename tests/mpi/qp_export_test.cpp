@@ -54,7 +54,7 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     settings.dt = 0.01;
     settings.friction = model;
     settings.compliance = 1e-4;
-    settings.gravity = Vec3(0, 0, -9.81);
+    settings.motion.gravity = Vec3(0, 0, -9.81);
     const ContactSystem system = assembleContactSystem(domain, contacts, settings);
     Vector solution(system.constraint_map);
     solution.randomize(0.0, 1.0);

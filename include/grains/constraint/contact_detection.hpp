@@ -20,4 +20,10 @@ struct DetectionSettings {
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings);
 
+/// The same on any body array laid out like a domain's (the first num_owned
+/// owned, then ghosts), e.g. bodies moved to an intermediate configuration.
+std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
+                                    const std::vector<Wall>& walls,
+                                    const DetectionSettings& settings);
+
 }  // namespace grains

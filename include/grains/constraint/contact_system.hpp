@@ -1,5 +1,5 @@
 #pragma once
-// Assembly of the contact QP of one inertial time step (seed 001 eqs. 4-10,
+// Assembly of the contact QP of one time step. Inertial (seed 001 eqs. 4-10,
 // seed 004 eq. 17), with gamma the contact impulse over the step [N s]:
 //   u+ = u_free + W D gamma,   u_free = u + dt W F,
 //   w  = A gamma + b = (gap after the step) >= 0  complementary to gamma_n >= 0,
@@ -7,6 +7,11 @@
 // phi_eff is the exact gap for speculative contacts (gap >= 0) and the SPOOK
 // relaxed gap 4/(1+4d) * gap for overlaps (seed 000 eq. 21, d = tau/dt);
 // eps = 4 c / (dt (1 + 4 d)) is SPOOK's compliance in gap-per-impulse units.
+// Overdamped (seed 004 eq. 18): the same form with W the local-drag mobility,
+// u_free = W F and gamma the contact force [N]; gaps enter unrelaxed.
+// Constraints appended by ReLCP (Contact::generation > 0) carry an effective
+// gap already (seed 004 eq. 24) and are never relaxed either.
+#include "grains/constraint/body_motion.hpp"
 #include "grains/constraint/contact.hpp"
 #include "grains/constraint/contact_operator.hpp"
 #include "grains/parallel/body_domain.hpp"
@@ -21,7 +26,7 @@ struct AssemblySettings {
   FrictionModel friction = FrictionModel::Frictionless;
   double damping_steps = 4.0;
   double compliance = 0.0;
-  Vec3 gravity = Vec3::Zero();
+  MotionModel motion;
 };
 
 /// Row of D^T for one body and one direction d applied at contact point y on

@@ -108,7 +108,7 @@ TEST(ContactSystem, OperatorMatchesDenseProductAndRhs) {
   settings.friction = FrictionModel::Coulomb;
   settings.compliance = 1e-6;
   settings.damping_steps = 2.0;
-  settings.gravity = Vec3(0, 0, -9.81);
+  settings.motion.gravity = Vec3(0, 0, -9.81);
   const auto sys = assembleContactSystem(domain, contacts, settings);
   const std::size_t m = contacts.size() * 3;
   const std::size_t n = 6 * domain.numOwned();
@@ -147,7 +147,7 @@ TEST(ContactSystem, OperatorMatchesDenseProductAndRhs) {
   Eigen::VectorXd ufree(static_cast<long>(n));
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     const Body& b = domain.bodies()[i];
-    ufree.segment<3>(6 * static_cast<long>(i)) = b.velocity + settings.dt * settings.gravity;
+    ufree.segment<3>(6 * static_cast<long>(i)) = b.velocity + settings.dt * settings.motion.gravity;
     ufree.segment<3>(6 * static_cast<long>(i) + 3) = b.angular_velocity;
   }
   const Eigen::VectorXd rhs = settings.dt * Dt * ufree;

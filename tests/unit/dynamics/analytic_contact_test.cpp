@@ -1,6 +1,6 @@
 // Analytic checks of the inertial time stepper: resting contact forces,
 // a stacked column, rolling and slipping on an incline.
-#include "grains/dynamics/inertial_stepper.hpp"
+#include "grains/dynamics/time_stepper.hpp"
 
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
@@ -24,7 +24,7 @@ StepperSettings settingsFor(double dt, FrictionModel friction, double mu, const 
   StepperSettings s;
   s.assembly.dt = dt;
   s.assembly.friction = friction;
-  s.assembly.gravity = gravity;
+  s.assembly.motion.gravity = gravity;
   s.mu = mu;
   s.envelope = 0.01;
   return s;
@@ -35,7 +35,7 @@ class SolverParam : public ::testing::TestWithParam<std::string> {};
 TEST_P(SolverParam, SphereRestingOnPlaneCarriesItsWeight) {
   const double m = 2.5, r = 0.1, dt = 1e-3;
   BodyDomain domain(Tpetra::getDefaultComm(), {makeSphere(0, r, m, Vec3(0.3, -0.2, r))});
-  InertialStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
+  TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
                           {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver(GetParam()));
   for (int step = 0; step < 20; ++step) {
     const auto report = stepper.step(domain, step);
@@ -55,7 +55,7 @@ TEST_P(SolverParam, ColumnOfTenSpheresBottomContactCarriesTenWeights) {
   std::vector<Body> column;
   for (int i = 0; i < 10; ++i) column.push_back(makeSphere(i, r, m, Vec3(0, 0, r + 2 * r * i)));
   BodyDomain domain(Tpetra::getDefaultComm(), column);
-  InertialStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
+  TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
                           {Wall::plane(Vec3::Zero(), Vec3::UnitZ())},
                           makeSolver(GetParam(), 1e-13, 20000));
   for (int step = 0; step < 10; ++step) stepper.step(domain, step);
@@ -79,7 +79,7 @@ double inclineAcceleration(double theta, double mu, double* spin_ratio) {
   const double m = 1.0, r = 0.1, dt = 1e-3;
   const Vec3 gravity(kG * std::sin(theta), 0.0, -kG * std::cos(theta));
   BodyDomain domain(Tpetra::getDefaultComm(), {makeSphere(0, r, m, Vec3(0, 0, r))});
-  InertialStepper stepper(settingsFor(dt, FrictionModel::Coulomb, mu, gravity),
+  TimeStepper stepper(settingsFor(dt, FrictionModel::Coulomb, mu, gravity),
                           {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
   const int steps = 200;
   for (int step = 0; step < steps; ++step) {
@@ -136,7 +136,7 @@ TEST(FastImpact, NoTunnellingThroughWallsOrSpheres) {
   bodies[1].velocity = Vec3(10.0, 0, 0);   // head-on towards body 2
   bodies[2].velocity = Vec3(-10.0, 0, 0);
   BodyDomain domain(Tpetra::getDefaultComm(), bodies);
-  InertialStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3::Zero()),
+  TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3::Zero()),
                           {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
   double max_overlap = 0.0;
   for (int step = 0; step < 10; ++step) {

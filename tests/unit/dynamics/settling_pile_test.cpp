@@ -1,6 +1,6 @@
 // A small pile settling in a box: the energy decays, it comes to rest and
 // the overlaps stay tiny (hard contact, not penalty springs).
-#include "grains/dynamics/inertial_stepper.hpp"
+#include "grains/dynamics/time_stepper.hpp"
 
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
@@ -45,7 +45,7 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
     }
   StepperSettings settings;
   settings.assembly.dt = dt;
-  settings.assembly.gravity = gravity;
+  settings.assembly.motion.gravity = gravity;
   settings.assembly.friction = friction;
   settings.mu = friction == FrictionModel::Coulomb ? 0.4 : 0.0;
   settings.envelope = 0.02;
@@ -55,7 +55,7 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   const bool gauss_seidel = solver_name == "pgs";
   solver_settings.tolerance = gauss_seidel ? 1e-6 : 1e-8;
   solver_settings.max_iterations = gauss_seidel ? 300 : 3000;
-  InertialStepper stepper(settings, walls,
+  TimeStepper stepper(settings, walls,
                           SolverRegistry::instance().create(solver_name, solver_settings));
 
   const double e0 = globalKineticEnergy(domain) + potentialEnergy(domain, gravity);

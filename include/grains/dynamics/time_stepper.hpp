@@ -1,7 +1,10 @@
 #pragma once
-// One inertial non-smooth time step (seed 001 eqs. 4-10; seed 004 eq. 17):
-// migrate + halo, contact detection, QP assembly, solve, velocity update,
-// semi-implicit position/orientation update (seed 001 eq. 8).
+// One non-smooth time step, inertial (seed 001 eqs. 4-10; seed 004 eq. 17)
+// or overdamped (seed 004 eqs. 9 and 18): migrate + halo, constraint
+// generation (single deepest point, multisphere, or ReLCP's recursion of
+// seed 004 eqs. 20-26), QP assembly, solve, velocity update, semi-implicit
+// position/orientation update (seed 001 eq. 8, seed 004 eq. 9).
+#include "grains/config/simulation_config.hpp"
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/warm_start.hpp"
@@ -18,19 +21,33 @@ namespace grains {
 struct StepperSettings {
   AssemblySettings assembly;
   /// Minimum speculative-contact distance; widened automatically in steps
-  /// where bodies could otherwise meet unseen (see InertialStepper::step).
+  /// where bodies could otherwise meet unseen (see TimeStepper::step).
   double envelope = 0.0;
   double mu = 0.0;
+  ConstraintMethod method = ConstraintMethod::Single;
+  int subspheres = 7;               ///< multisphere: sub-spheres per body
+  double overlap_tolerance = 1e-5;  ///< relcp: largest accepted true overlap [m]
+  int max_recursions = 50;          ///< relcp: LCP solves per step at most
 };
 
 /// Global (all-rank) results of one step.
 struct StepReport {
   long bodies = 0;
-  long contacts = 0;         ///< constraints, including speculative ones
+  long contacts = 0;         ///< constraints, including speculative ones and ReLCP's
   long active_contacts = 0;  ///< contacts with a positive normal impulse
   /// Largest penetration depth [m]: over the contacts found at the start of
   /// the step (what the previous step left) and their gaps after this step.
   double max_overlap = 0.0;
+  /// Largest overlap of the true surfaces over all pairs at the end of the
+  /// step [m] (for multisphere this is what the sub-spheres miss).
+  double max_true_overlap = 0.0;
+  /// Largest violation of the constraints themselves at the end of the step
+  /// [m] (multisphere: sub-sphere gaps; single/relcp: as max_true_overlap
+  /// restricted to constrained pairs).
+  double max_constraint_overlap = 0.0;
+  int recursions = 1;          ///< LCP solves this step (ReLCP recursions)
+  long relcp_added = 0;        ///< constraints appended by ReLCP this step
+  bool relcp_resolved = true;  ///< false: stopped at max_recursions with overlaps left
   double kinetic_energy = 0.0;
   long contacts_min = 0, contacts_max = 0;  ///< per rank
   double contacts_mean = 0.0;
@@ -39,14 +56,14 @@ struct StepReport {
   /// detection, QP assembly, solve, velocity/position update and measures.
   double time_domain = 0.0, time_detect = 0.0, time_assemble = 0.0, time_solve = 0.0,
          time_update = 0.0;
-  DomainStats domain;  ///< per-rank bodies, load imbalance, bytes sent
+  double time_relcp = 0.0;  ///< ReLCP: halo refresh and overlap search of the recursions
+  DomainStats domain;       ///< per-rank bodies, load imbalance, bytes sent
   SolveReport solve;
 };
 
-class InertialStepper {
+class TimeStepper {
  public:
-  InertialStepper(StepperSettings settings, std::vector<Wall> walls,
-                  std::unique_ptr<Solver> solver);
+  TimeStepper(StepperSettings settings, std::vector<Wall> walls, std::unique_ptr<Solver> solver);
 
   StepReport step(BodyDomain& domain, long step_index);
   const StepperSettings& settings() const { return settings_; }
@@ -58,7 +75,8 @@ class InertialStepper {
                          const Vector& solution, const SolveReport& report)>;
   void setSolveHook(SolveHook hook) { solve_hook_ = std::move(hook); }
   /// This rank's contacts of the last step and their impulses (blockSize()
-  /// values per contact: normal, then the two tangents) [N s].
+  /// values per contact: normal, then the two tangents) [N s]; overdamped:
+  /// forces [N].
   const std::vector<Contact>& lastContacts() const { return last_contacts_; }
   const std::vector<double>& lastImpulses() const { return last_impulses_; }
   /// Contact detection distance used in the last step [m].
@@ -70,6 +88,12 @@ class InertialStepper {
   std::unique_ptr<Solver> solver_;
   WarmStartCache warm_start_;
   double last_envelope_ = 0.0;
+
+  std::vector<Contact> generateConstraints(const BodyDomain& domain) const;
+  /// Collective: overlaps deeper than `tolerance` among the given bodies
+  /// (domain layout), and the largest overlap of any pair (>= 0) via max_overlap.
+  std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,
+                                    double tolerance, double& max_overlap) const;
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;
   SolveHook solve_hook_;

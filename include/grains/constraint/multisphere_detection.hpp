@@ -1,0 +1,26 @@
+#pragma once
+// LCP-MS constraint generation (seed 004 sections 2.5 and 4.2): every body is
+// a union of sub-spheres (grains/geometry/multisphere.hpp) and each pair of
+// sub-spheres of neighbouring bodies within the envelope is one sphere-sphere
+// constraint acting on the parent bodies. Walls constrain every sub-sphere.
+#include "grains/constraint/contact_detection.hpp"
+
+namespace grains {
+
+/// Key sub-index of the sub-sphere pair (i of body a, j of body b).
+inline std::int64_t subSpherePairIndex(int i, int j) {
+  return static_cast<std::int64_t>(i) * 65536 + j;
+}
+
+/// Constraints between sub-spheres, sorted by key. `count` sub-spheres per
+/// non-spherical body (spheres are their own single sub-sphere).
+std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
+                                               const std::vector<Wall>& walls,
+                                               const DetectionSettings& settings, int count);
+
+/// Gap of a multisphere constraint `c` with the bodies where they stand now
+/// (a is null for a wall contact).
+double multisphereGap(const Contact& c, const Body* a, const Body& b,
+                      const std::vector<Wall>& walls, int count);
+
+}  // namespace grains

@@ -1,0 +1,41 @@
+#pragma once
+// The configuration a step would reach with given velocities (seed 004's
+// intermediate configuration C_i, eqs. 20 and 24), for every body this rank
+// sees: owned bodies move with their own velocities, ghosts with velocities
+// imported from their owners (the halo refresh of each ReLCP recursion). The
+// import plan is built once per step and reused by every recursion.
+#include "grains/constraint/body_motion.hpp"
+#include "grains/linalg/tpetra_types.hpp"
+#include "grains/parallel/body_domain.hpp"
+
+#include <Tpetra_Import.hpp>
+
+#include <vector>
+
+namespace grains {
+
+class IntermediateConfiguration {
+ public:
+  explicit IntermediateConfiguration(const BodyDomain& domain);
+
+  /// Move copies of all local bodies by dt with the owned bodies' twists
+  /// `owned_velocities` (6 per owned body, domain order). Collective.
+  void update(const Vector& owned_velocities, double dt);
+
+  /// Owned bodies then ghosts, in the domain's order, at the intermediate configuration.
+  const std::vector<Body>& bodies() const { return moved_; }
+  /// Twist of local body i used for the last update.
+  const Twist& twist(std::size_t i) const { return twists_[i]; }
+
+ private:
+  const BodyDomain& domain_;
+  RCP<const Map> owned_map_;
+  RCP<const Map> local_map_;
+  RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> import_;
+  RCP<Vector> owned_;
+  RCP<Vector> local_;
+  std::vector<Twist> twists_;
+  std::vector<Body> moved_;
+};
+
+}  // namespace grains

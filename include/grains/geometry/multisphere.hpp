@@ -1,0 +1,32 @@
+#pragma once
+// Multisphere decompositions: each body as a rigid cluster of spheres, for
+// the multisphere constraint method (LCP-MS, seed 004 section 4.2), where
+// constraints are placed between nearby sub-spheres of opposing bodies.
+#include "grains/core/body.hpp"
+
+#include <vector>
+
+namespace grains {
+
+/// One sphere of a body's decomposition, fixed in the body frame.
+struct SubSphere {
+  Vec3 offset = Vec3::Zero();  ///< centre in the body frame [m]
+  double radius = 0.0;         ///< [m]
+};
+
+/// The sub-spheres representing body `b` with `count` spheres (count >= 1):
+///  - sphere: the sphere itself (count ignored);
+///  - spherocylinder: `count` spheres of the capsule radius evenly along the
+///    core segment, both ends included (count 1: the centre);
+///  - ellipsoid: `count` (odd) spheres centred on the major axis, the largest
+///    at the centre, each the largest sphere inscribed at its centre
+///    (after Markauskas et al. 2010, see multisphere.cpp);
+///  - torus: `count` spheres of the tube radius evenly on the centre circle.
+/// Throws std::invalid_argument for count < 1, an even count for an
+/// ellipsoid, and for cylinders (no decomposition is defined).
+std::vector<SubSphere> subSpheres(const Body& b, int count);
+
+/// World-frame centre of a sub-sphere of `b`: position + orientation * offset.
+Vec3 subSphereCenter(const Body& b, const SubSphere& s);
+
+}  // namespace grains

@@ -1,0 +1,256 @@
+#include "grains/dynamics/time_stepper.hpp"
+
+#include "grains/constraint/multisphere_detection.hpp"
+#include "grains/dynamics/intermediate_configuration.hpp"
+#include "grains/dynamics/relcp_constraints.hpp"
+#include "grains/parallel/mpi_utils.hpp"
+
+#include <Tpetra_Import.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace grains {
+
+namespace {
+// Margin on the largest relative displacement within a step.
+constexpr double kEnvelopeSafety = 1.25;
+}  // namespace
+
+TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
+                         std::unique_ptr<Solver> solver)
+    : settings_(std::move(settings)), walls_(std::move(walls)), solver_(std::move(solver)) {}
+
+double globalKineticEnergy(const BodyDomain& domain) {
+  double energy = 0.0;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) energy += domain.bodies()[i].kineticEnergy();
+  return globalSum(domain.comm(), energy);
+}
+
+std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain) const {
+  const DetectionSettings detection{last_envelope_, settings_.mu};
+  if (settings_.method == ConstraintMethod::Multisphere)
+    return detectMultisphereContacts(domain, walls_, detection, settings_.subspheres);
+  return detectContacts(domain, walls_, detection);
+}
+
+std::vector<Contact> TimeStepper::findOverlaps(const BodyDomain& domain,
+                                               const std::vector<Body>& bodies, double tolerance,
+                                               double& max_overlap) const {
+  const std::vector<Contact> touching =
+      detectContacts(bodies, domain.numOwned(), walls_, DetectionSettings{0.0, settings_.mu});
+  std::vector<Contact> deep;
+  double worst = 0.0;
+  for (const Contact& c : touching) {
+    worst = std::max(worst, -c.geometry.gap);
+    if (c.geometry.gap < -tolerance) deep.push_back(c);
+  }
+  max_overlap = globalMax(domain.comm(), worst);
+  return deep;
+}
+
+StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
+  const double dt = settings_.assembly.dt;
+  const MotionModel& motion = settings_.assembly.motion;
+  StepReport report;
+  double clock = MPI_Wtime();
+  auto lap = [&clock](double& slot) {
+    const double now = MPI_Wtime();
+    slot += now - clock;
+    clock = now;
+  };
+  report.repartitioned = domain.maybeRepartition(step_index);
+  domain.migrate();
+  if (domain.comm().getSize() > 1) {
+    // Warm-start impulses follow the body that owns the contact (collective).
+    const auto arrived = domain.exchange(warm_start_.extractDeparted(domain.takeDepartures()));
+    for (const auto& [source, records] : arrived) warm_start_.insert(records);
+  }
+  // Contacts must be known before bodies can touch: the detection envelope
+  // covers the largest relative approach within the step (two bodies at the
+  // fastest surface speed, of the last step or of the free motion), and never
+  // less than the configured envelope. The halo reaches one envelope beyond
+  // the largest pair.
+  double max_radius = 0.0, max_speed = 0.0;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    const Body& b = domain.bodies()[i];
+    const double r = boundingRadius(b);
+    const Twist free = freeVelocity(b, motion, dt);
+    max_radius = std::max(max_radius, r);
+    max_speed = std::max({max_speed, b.velocity.norm() + b.angular_velocity.norm() * r,
+                          free.head<3>().norm() + free.tail<3>().norm() * r});
+  }
+  {
+    double local[2] = {max_radius, max_speed};
+    MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, rawMpiComm(domain.comm()));
+    max_radius = local[0];
+    max_speed = local[1];
+  }
+  const double approach = 2.0 * dt * max_speed;
+  last_envelope_ = std::max(settings_.envelope, kEnvelopeSafety * approach);
+  domain.refreshGhosts(2.0 * max_radius + last_envelope_);
+  lap(report.time_domain);
+
+  std::vector<Contact> contacts = generateConstraints(domain);
+  double max_overlap = 0.0;  // before the step: what the previous step left
+  for (const Contact& c : contacts) max_overlap = std::max(max_overlap, -c.geometry.gap);
+  lap(report.time_detect);
+  ContactSystem system = assembleContactSystem(domain, contacts, settings_.assembly);
+  const int block = system.qp.cones.blockSize();
+
+  Vector gamma(system.constraint_map);
+  warm_start_.fill(contacts, block, gamma);
+  lap(report.time_assemble);
+  const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
+  report.solve = solver_->solve(system.qp, gamma);
+  lap(report.time_solve);
+
+  // u = u_free + W D gamma for owned bodies.
+  auto velocitiesOf = [](const ContactSystem& sys, const Vector& g) {
+    auto v = rcp(new Vector(sys.body_map));
+    sys.mobility->apply(*bodyImpulses(sys, g), *v);
+    v->update(1.0, *sys.u_free, 1.0);
+    return v;
+  };
+  RCP<Vector> velocities = velocitiesOf(system, gamma);
+
+  // The configuration the step reaches, seen by this rank (owned + ghosts).
+  IntermediateConfiguration reached(domain);
+  reached.update(*velocities, dt);
+  double true_overlap = 0.0;
+  if (settings_.method == ConstraintMethod::Relcp) {
+    // Seed 004 eqs. 24/26: while the reached configuration overlaps by more
+    // than the tolerance, append constraints linearised there and pulled back
+    // to the start, keep all earlier ones, and re-solve warm-started with the
+    // previous multipliers padded by zeros.
+    for (;;) {
+      std::vector<Contact> deep =
+          findOverlaps(domain, reached.bodies(), settings_.overlap_tolerance, true_overlap);
+      const long found = globalSum(domain.comm(), static_cast<long>(deep.size()));
+      lap(report.time_relcp);
+      if (found == 0) break;
+      if (report.recursions >= settings_.max_recursions) {
+        report.relcp_resolved = false;
+        break;
+      }
+      const std::vector<Contact> added =
+          pulledBackConstraints(deep, domain.bodies(), reached, dt, report.recursions);
+      report.relcp_added += found;
+      const std::size_t old_rows = contacts.size() * static_cast<std::size_t>(block);
+      contacts.insert(contacts.end(), added.begin(), added.end());
+      system = assembleContactSystem(domain, contacts, settings_.assembly);
+      Vector padded(system.constraint_map);
+      {
+        auto src = gamma.getData();
+        auto dst = padded.getDataNonConst();
+        for (std::size_t k = 0; k < old_rows; ++k) dst[k] = src[k];
+      }
+      gamma = padded;
+      lap(report.time_assemble);
+      const SolveReport again = solver_->solve(system.qp, gamma);
+      report.solve.iterations += again.iterations;
+      report.solve.operator_applies += again.operator_applies;
+      report.solve.residual = again.residual;
+      report.solve.objective = again.objective;
+      report.solve.converged = report.solve.converged && again.converged;
+      ++report.recursions;
+      lap(report.time_solve);
+      velocities = velocitiesOf(system, gamma);
+      reached.update(*velocities, dt);
+    }
+  } else if (settings_.method == ConstraintMethod::Multisphere) {
+    // What the sub-spheres miss of the true surfaces.
+    findOverlaps(domain, reached.bodies(), std::numeric_limits<double>::infinity(), true_overlap);
+  }
+  if (solve_hook_) solve_hook_(step_index, system, *warm, gamma, report.solve);
+  warm_start_.store(contacts, block, gamma);
+
+  // Accept the reached configuration for owned bodies.
+  {
+    auto& bodies = domain.bodies();
+    auto impulses = bodyImpulses(system, gamma);
+    auto imp = impulses->getData();
+    // Inertial multipliers are impulses over the step, overdamped ones forces.
+    const double to_force = motion.overdamped ? 1.0 : 1.0 / dt;
+    const auto owned = static_cast<long>(domain.numOwned());
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < owned; ++i) {
+      const auto bi = static_cast<std::size_t>(i);
+      Body& b = bodies[bi];
+      const Body& moved = reached.bodies()[bi];
+      const Twist& u = reached.twist(bi);
+      const std::size_t o = 6 * bi;
+      b.velocity = u.head<3>();
+      b.angular_velocity = u.tail<3>();
+      b.contact_force = Vec3(imp[o], imp[o + 1], imp[o + 2]) * to_force;
+      b.contact_torque = Vec3(imp[o + 3], imp[o + 4], imp[o + 5]) * to_force;
+      b.position = moved.position;
+      b.orientation = moved.orientation;
+      b.num_contacts = 0;
+    }
+  }
+
+  // Constraint-level overlap after the step, active contacts, contact counts.
+  long active = 0;
+  double constraint_overlap = 0.0;
+  {
+    auto& bodies = domain.bodies();
+    const auto& moved = reached.bodies();
+    auto g = gamma.getData();
+    for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+      const Contact& c = contacts[ci];
+      if (g[ci * static_cast<std::size_t>(block)] > 0.0) ++active;
+      for (int idx : {c.body_a, c.body_b})
+        if (idx >= 0 && static_cast<std::size_t>(idx) < domain.numOwned())
+          ++bodies[static_cast<std::size_t>(idx)].num_contacts;
+      const Body& mb = moved[static_cast<std::size_t>(c.body_b)];
+      double gap;
+      if (settings_.method == ConstraintMethod::Multisphere) {
+        gap = multisphereGap(c, c.isWall() ? nullptr : &moved[static_cast<std::size_t>(c.body_a)],
+                             mb, walls_, settings_.subspheres);
+      } else {
+        gap = c.isWall() ? wallBody(walls_[static_cast<std::size_t>(c.wall)], mb).gap
+                         : bodyBody(moved[static_cast<std::size_t>(c.body_a)], mb).gap;
+      }
+      constraint_overlap = std::max(constraint_overlap, -gap);
+    }
+  }
+
+  last_contacts_ = contacts;
+  {
+    auto g = gamma.getData();
+    last_impulses_.assign(g.begin(), g.end());
+  }
+
+  // Tpetra traffic: each application of A (or PGS sweep) exports the ghost
+  // columns' partial products to their owners and imports owned values back;
+  // assembly and the velocity update add three more such transfers.
+  {
+    const auto importer = system.Dt->getGraph()->getImporter();
+    if (!importer.is_null()) {
+      const long per_transfer =
+          static_cast<long>(sizeof(double)) *
+          static_cast<long>(importer->getNumExportIDs() + importer->getNumRemoteIDs());
+      domain.addSentBytes(per_transfer * (report.solve.operator_applies + 3));
+    }
+  }
+
+  const Comm& comm = domain.comm();
+  report.bodies = domain.globalBodyCount();
+  report.contacts = globalSum(comm, static_cast<long>(contacts.size()));
+  report.contacts_min = globalMin(comm, static_cast<long>(contacts.size()));
+  report.contacts_max = globalMax(comm, static_cast<long>(contacts.size()));
+  report.contacts_mean = static_cast<double>(report.contacts) / comm.getSize();
+  report.domain = domain.collectStats();
+  lap(report.time_update);
+  report.active_contacts = globalSum(comm, active);
+  report.max_constraint_overlap = globalMax(comm, constraint_overlap);
+  // Single: the constrained pairs are all pairs within the envelope.
+  report.max_true_overlap =
+      settings_.method == ConstraintMethod::Single ? report.max_constraint_overlap : true_overlap;
+  report.max_overlap = std::max(globalMax(comm, max_overlap), report.max_constraint_overlap);
+  report.kinetic_energy = globalKineticEnergy(domain);
+  return report;
+}
+
+}  // namespace grains
