@@ -27,6 +27,21 @@ YAML::Node parseYaml(const std::string& yaml, const std::string& source) {
   }
 }
 
+/// Multisphere ellipsoids are filled symmetrically about their centre, which
+/// needs an odd number of sub-spheres.
+void checkSubspheres(const SimulationConfig& config, MapReader contact) {
+  if (config.contact.method != ConstraintMethod::Multisphere) return;
+  if (config.contact.subspheres % 2 == 1) return;
+  bool ellipsoid = config.bodies.shape == "ellipsoid";
+  for (const auto& e : config.extra_bodies)
+    ellipsoid = ellipsoid || e.shape == ShapeKind::Ellipsoid;
+  if (ellipsoid) {
+    contact.fail("subspheres",
+                 "an odd integer >= 1 when contact.method = multisphere and some body is an "
+                 "ellipsoid");
+  }
+}
+
 SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   MapReader top(ctx, root, "");
@@ -37,6 +52,8 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.extra_bodies = config_detail::parseExtraBodies(ctx, top.get("extra_bodies"));
   config.walls = config_detail::parseWalls(ctx, top.get("walls"));
   config.contact = config_detail::parseContact(top.map("contact"));
+  checkSubspheres(config, top.map("contact"));
+  config.force_field = config_detail::parseForceField(top.map("force_field"));
   config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);
   config.parallel = config_detail::parseParallel(top.map("parallel"));
   config.output = config_detail::parseOutput(top.map("output"));

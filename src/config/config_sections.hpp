@@ -5,12 +5,17 @@
 
 namespace grains::config_detail {
 
+/// Throws "<path>.<key>: does not apply here (<why>); remove it" when `key`
+/// is present although `applies` is false.
+void rejectUnless(MapReader& section, const std::string& key, bool applies, const std::string& why);
+
 SimulationSection parseSimulation(MapReader section);
 BodiesSection parseBodies(MapReader section);
 /// `node` is the value of the top-level `walls` key (a list, or undefined).
 std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);
 std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::Node& node);
 ContactSection parseContact(MapReader section);
+ForceFieldSection parseForceField(MapReader section);
 /// Also checks that the solver supports the friction model of the contact section.
 SolverSection parseSolver(MapReader section, FrictionModel friction);
 OutputSection parseOutput(MapReader section);

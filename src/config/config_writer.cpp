@@ -47,8 +47,24 @@ void emitRegion(YAML::Emitter& out, const Region& region) {
 void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
   out << YAML::Key << "bodies" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "shape" << YAML::Value << b.shape;
-  out << YAML::Key << "radius" << YAML::Value << num(b.radius);
-  out << YAML::Key << "radius_spread" << YAML::Value << num(b.radius_spread);
+  if (b.shape == "ellipsoid") {
+    emitVec3(out, "semi_axes", b.semi_axes);
+  } else {
+    out << YAML::Key << "radius" << YAML::Value << num(b.radius);
+  }
+  if (b.shape == "sphere") {
+    out << YAML::Key << "radius_spread" << YAML::Value << num(b.radius_spread);
+  }
+  if (b.shape == "spherocylinder") {
+    out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
+  }
+  if (b.shape == "torus") out << YAML::Key << "major_radius" << YAML::Value << num(b.major_radius);
+  if (b.generator == GeneratorKind::Lattice || b.generator == GeneratorKind::RandomPacking) {
+    out << YAML::Key << "random_orientation" << YAML::Value << b.random_orientation;
+  }
+  if (b.volume_fraction) {
+    out << YAML::Key << "volume_fraction" << YAML::Value << num(*b.volume_fraction);
+  }
   if (b.mass) out << YAML::Key << "mass" << YAML::Value << num(*b.mass);
   if (b.density) out << YAML::Key << "density" << YAML::Value << num(*b.density);
   emitVec3(out, "initial_velocity", b.initial_velocity);
@@ -56,6 +72,11 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
   if (b.generator == GeneratorKind::File) {
     out << YAML::Key << "type" << YAML::Value << "file";
     out << YAML::Key << "file" << YAML::Value << b.file;
+  } else if (b.generator == GeneratorKind::Chainmail) {
+    out << YAML::Key << "type" << YAML::Value << "chainmail";
+    out << YAML::Key << "rings_x" << YAML::Value << b.rings_x;
+    out << YAML::Key << "rings_y" << YAML::Value << b.rings_y;
+    emitRegion(out, b.region);
   } else {
     const bool lattice = b.generator == GeneratorKind::Lattice;
     out << YAML::Key << "type" << YAML::Value << (lattice ? "lattice" : "random");
@@ -92,24 +113,50 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::EndSeq;
 }
 
+const char* shapeName(ShapeKind shape) {
+  switch (shape) {
+    case ShapeKind::Cylinder:
+      return "cylinder";
+    case ShapeKind::Spherocylinder:
+      return "spherocylinder";
+    case ShapeKind::Ellipsoid:
+      return "ellipsoid";
+    case ShapeKind::Torus:
+      return "torus";
+    case ShapeKind::Sphere:
+      break;
+  }
+  return "sphere";
+}
+
 void emitExtraBodies(YAML::Emitter& out, const std::vector<ExplicitBody>& bodies) {
   if (bodies.empty()) return;
   out << YAML::Key << "extra_bodies" << YAML::Value << YAML::BeginSeq;
   for (const auto& b : bodies) {
     out << YAML::Flow << YAML::BeginMap;
-    const bool elongated = b.shape != ShapeKind::Sphere;
-    out << YAML::Key << "shape" << YAML::Value
-        << (b.shape == ShapeKind::Cylinder         ? "cylinder"
-            : b.shape == ShapeKind::Spherocylinder ? "spherocylinder"
-                                                   : "sphere");
-    out << YAML::Key << "radius" << YAML::Value << num(b.radius);
-    if (elongated) {
+    out << YAML::Key << "shape" << YAML::Value << shapeName(b.shape);
+    if (b.shape == ShapeKind::Ellipsoid) {
+      emitVec3(out, "semi_axes", b.semi_axes);
+    } else {
+      out << YAML::Key << "radius" << YAML::Value << num(b.radius);
+    }
+    if (b.shape == ShapeKind::Cylinder || b.shape == ShapeKind::Spherocylinder) {
       out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
+    }
+    if (b.shape == ShapeKind::Torus) {
+      out << YAML::Key << "major_radius" << YAML::Value << num(b.major_radius);
+    }
+    if (b.orientation) {
+      const Quat& q = *b.orientation;
+      out << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginSeq << num(q.w())
+          << num(q.x()) << num(q.y()) << num(q.z()) << YAML::EndSeq;
+    } else if (b.shape != ShapeKind::Sphere) {
       emitVec3(out, "axis", b.axis);
     }
     out << YAML::Key << "mass" << YAML::Value << num(b.mass);
     emitVec3(out, "position", b.position);
     emitVec3(out, "velocity", b.velocity);
+    emitVec3(out, "force", b.force);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -122,7 +169,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::BeginMap;
 
   out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "dynamics" << YAML::Value << "inertial";
+  out << YAML::Key << "dynamics" << YAML::Value
+      << (c.simulation.dynamics == DynamicsKind::Overdamped ? "overdamped" : "inertial");
+  out << YAML::Key << "drag" << YAML::Value << num(c.simulation.drag);
   out << YAML::Key << "dt" << YAML::Value << num(c.simulation.dt);
   if (c.simulation.steps) out << YAML::Key << "steps" << YAML::Value << *c.simulation.steps;
   if (c.simulation.end_time) {
@@ -142,6 +191,22 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
   out << YAML::Key << "compliance" << YAML::Value << num(c.contact.compliance);
+  out << YAML::Key << "method" << YAML::Value
+      << (c.contact.method == ConstraintMethod::Multisphere ? "multisphere"
+          : c.contact.method == ConstraintMethod::Relcp     ? "relcp"
+                                                            : "single");
+  out << YAML::Key << "subspheres" << YAML::Value << c.contact.subspheres;
+  out << YAML::Key << "overlap_tolerance" << YAML::Value << num(c.contact.overlap_tolerance);
+  out << YAML::Key << "max_recursions" << YAML::Value << c.contact.max_recursions;
+  out << YAML::EndMap;
+
+  out << YAML::Key << "force_field" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "type" << YAML::Value
+      << (c.force_field.kind == ForceFieldKind::RadialCompaction  ? "compaction"
+          : c.force_field.kind == ForceFieldKind::RadialExtension ? "extension"
+                                                                  : "none");
+  out << YAML::Key << "strength" << YAML::Value << num(c.force_field.strength);
+  emitVec3(out, "center", c.force_field.center);
   out << YAML::EndMap;
 
   out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
@@ -181,28 +246,37 @@ std::string configToYaml(const SimulationConfig& c) {
 
 std::string describeSchema() {
   return R"(grains scenario schema (full reference: docs/config.md)
-simulation: dynamics (inertial), dt (>0, 0.001), exactly one of steps (int >=0) | end_time (>=0),
+simulation: dynamics (inertial|overdamped, inertial), drag (>0, 1; overdamped),
+            dt (>0, 0.001), exactly one of steps (int >=0) | end_time (>=0),
             gravity ([x,y,z], [0,0,-9.81]), seed (int >=0, 12345)
-bodies:     shape (sphere), radius (>0, 0.1), radius_spread ([0,0.5), 0),
+bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0.1; torus: tube),
+            radius_spread (sphere, [0,0.5), 0), half_length (spherocylinder, >0, required),
+            semi_axes (ellipsoid, [a,b,c] >0, required), major_radius (torus, >radius, required),
+            random_orientation (lattice/random, false), volume_fraction (random, (0,0.5)),
             exactly one of mass (>0) | density (>0), initial_velocity ([0,0,0]),
-            generator: type (lattice|random|file, lattice)
+            generator: type (lattice|random|file|chainmail, lattice)
               lattice/random: count (int >=1, 1000), region (required)
                 region: type box: min, max | type cylinder: center ([x,y]), radius, z_min, z_max
-              lattice: spacing (0 = 2.5 x largest radius), jitter ([0,1], 0)
-              file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz)
+              lattice: spacing (0 = 2.5 x largest bounding radius), jitter ([0,1], 0)
+              file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz; spheres)
+              chainmail (torus): rings_x, rings_y (int >=1, 4), region (optional: its centre)
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
             point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
-            damping_steps (>0, 4), compliance (>=0, 0)
+            damping_steps (>0, 4), compliance (>=0, 0),
+            method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
+            ellipsoids), overlap_tolerance (>0, 1e-5), max_recursions (int >=1, 50)
+force_field: type (none|compaction|extension, none), strength (>=0, 1), center ([0,0,0])
 solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)
-extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder), radius (>0),
-            half_length (>0, cylinder/spherocylinder), axis ([0,0,1]), mass (>0), position,
-            velocity ([0,0,0])}
+extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|torus),
+            radius (>0; torus: tube), half_length (>0, cylinder/spherocylinder),
+            semi_axes (ellipsoid), major_radius (torus, >radius), axis ([0,0,1]) or
+            orientation ([w,x,y,z]), mass (>0), position, velocity ([0,0,0]), force ([0,0,0])}
 output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
 )";
 }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "../scenario/shape_measures.hpp"
 #include "config_sections.hpp"
 
 namespace grains::config_detail {
@@ -35,12 +36,43 @@ Region parseRegion(MapReader r) {
   return region;
 }
 
+/// Where a chainmail lies when no region is given: a box centred on the origin
+/// just enclosing the rings (spacing 2.9 R, see chainmail_generator.cpp).
+Region chainmailDefaultRegion(const BodiesSection& b) {
+  const double reach = b.major_radius + b.radius;
+  const Vec3 half(0.5 * (b.rings_x - 1) * 2.9 * b.major_radius + reach,
+                  0.5 * (b.rings_y - 1) * 2.9 * b.major_radius + reach, reach);
+  Region region;
+  region.kind = Region::Kind::Box;
+  region.min_corner = -half;
+  region.max_corner = half;
+  return region;
+}
+
 void parseGenerator(MapReader g, BodiesSection& out) {
-  const std::string type = g.choice("type", "lattice", {"lattice", "random", "file"});
+  const std::string type = g.choice("type", "lattice", {"lattice", "random", "file", "chainmail"});
   if (type == "file") {
     out.generator = GeneratorKind::File;
+    if (out.shape != "sphere") {
+      g.fail("type", "lattice, random or chainmail with bodies.shape = " + out.shape +
+                         " (CSV files hold spheres only)");
+    }
     out.file = g.string("file", "");
     if (out.file.empty()) g.failMissing("file", "the path of a CSV file");
+    g.finish();
+    return;
+  }
+  if (type == "chainmail") {
+    out.generator = GeneratorKind::Chainmail;
+    if (out.shape != "torus") {
+      g.fail("type", "a generator other than chainmail with bodies.shape = " + out.shape +
+                         " (chainmail is made of rings: bodies.shape: torus)");
+    }
+    out.rings_x = static_cast<int>(g.integer("rings_x", out.rings_x, Range::closed(1.0, 1e4)));
+    out.rings_y = static_cast<int>(g.integer("rings_y", out.rings_y, Range::closed(1.0, 1e4)));
+    const long nx = out.rings_x, ny = out.rings_y;
+    out.count = nx * ny + (nx - 1) * ny + nx * (ny - 1);
+    out.region = g.has("region") ? parseRegion(g.map("region")) : chainmailDefaultRegion(out);
     g.finish();
     return;
   }
@@ -49,12 +81,13 @@ void parseGenerator(MapReader g, BodiesSection& out) {
   if (!g.has("region")) g.failMissing("region", "a map with type: box or type: cylinder");
   out.region = parseRegion(g.map("region"));
   if (type == "lattice") {
-    const double max_radius = out.radius * (1.0 + out.radius_spread);
+    const double reach =
+        scenario_detail::shapeBoundingRadius(out, out.radius * (1.0 + out.radius_spread));
     out.spacing = g.number("spacing", 0.0, Range::nonNegative());
-    if (out.spacing > 0.0 && out.spacing < 2.0 * max_radius) {
+    if (out.spacing > 0.0 && out.spacing < 2.0 * reach) {
       std::ostringstream expected;
-      expected << "0 (automatic) or a number >= " << 2.0 * max_radius
-               << " (the largest body diameter)";
+      expected << "0 (automatic) or a number >= " << 2.0 * reach
+               << " (twice the largest bounding radius of a body)";
       g.fail("spacing", expected.str());
     }
     out.jitter = g.number("jitter", 0.0, Range::closed(0.0, 1.0));
@@ -64,11 +97,47 @@ void parseGenerator(MapReader g, BodiesSection& out) {
 
 }  // namespace
 
+void rejectUnless(MapReader& s, const std::string& key, bool applies, const std::string& why) {
+  if (applies || !s.has(key)) return;
+  throwPathError(s.context(), s.get(key), s.keyPath(key),
+                 "does not apply here (" + why + "); remove it");
+}
+
 BodiesSection parseBodies(MapReader s) {
   BodiesSection out;
-  out.shape = s.choice("shape", "sphere", {"sphere"});
+  out.shape = s.choice("shape", "sphere", {"sphere", "spherocylinder", "ellipsoid", "torus"});
+  const bool sphere = out.shape == "sphere";
+  const bool capsule = out.shape == "spherocylinder";
+  const bool ellipsoid = out.shape == "ellipsoid";
+  const bool torus = out.shape == "torus";
+  const std::string shape_is = "bodies.shape = " + out.shape;
+
+  rejectUnless(s, "radius", !ellipsoid, "an ellipsoid's size is bodies.semi_axes; " + shape_is);
   out.radius = s.number("radius", out.radius, Range::positive());
+  rejectUnless(s, "radius_spread", sphere, "only spheres have a radius spread; " + shape_is);
   out.radius_spread = s.number("radius_spread", 0.0, Range::closedOpen(0.0, 0.5));
+  rejectUnless(s, "half_length", capsule, "used with bodies.shape: spherocylinder; " + shape_is);
+  if (capsule) out.half_length = s.requiredNumber("half_length", Range::positive());
+  rejectUnless(s, "semi_axes", ellipsoid, "used with bodies.shape: ellipsoid; " + shape_is);
+  if (ellipsoid) {
+    out.semi_axes = s.requiredVec3("semi_axes");
+    if (!(out.semi_axes.minCoeff() > 0.0)) s.fail("semi_axes", "three numbers > 0 [a, b, c]");
+    out.radius = out.semi_axes.maxCoeff();  // the bounding radius (what makeEllipsoid stores)
+  }
+  rejectUnless(s, "major_radius", torus, "used with bodies.shape: torus; " + shape_is);
+  if (torus) {
+    out.major_radius = s.requiredNumber("major_radius", Range::positive());
+    if (!(out.major_radius > out.radius)) {
+      std::ostringstream expected;
+      expected << "a number > bodies.radius = " << out.radius
+               << " (the tube radius; a ring needs a hole)";
+      s.fail("major_radius", expected.str());
+    }
+  }
+  out.random_orientation = s.boolean("random_orientation", false);
+  out.volume_fraction =
+      s.optionalNumber("volume_fraction", Range{0.0, 0.5, true, true, true, true});
+
   out.mass = s.optionalNumber("mass", Range::positive());
   out.density = s.optionalNumber("density", Range::positive());
   if (out.mass.has_value() == out.density.has_value()) {
@@ -81,8 +150,19 @@ BodiesSection parseBodies(MapReader s) {
                        "; expected exactly one of them");
   }
   out.initial_velocity = s.vec3("initial_velocity", out.initial_velocity);
-  if (!s.has("generator")) s.failMissing("generator", "a map with type: lattice|random|file");
+  if (!s.has("generator")) {
+    s.failMissing("generator", "a map with type: lattice|random|file|chainmail");
+  }
   parseGenerator(s.map("generator"), out);
+  rejectUnless(s, "volume_fraction", out.generator == GeneratorKind::RandomPacking,
+               "used with bodies.generator.type: random");
+  if (out.random_orientation &&
+      (out.generator == GeneratorKind::File || out.generator == GeneratorKind::Chainmail)) {
+    s.fail("random_orientation",
+           "false with bodies.generator.type = " +
+               std::string(out.generator == GeneratorKind::File ? "file" : "chainmail") +
+               " (only lattice and random orient bodies randomly)");
+  }
   s.finish();
   return out;
 }

@@ -9,8 +9,11 @@ namespace grains::config_detail {
 
 SimulationSection parseSimulation(MapReader s) {
   SimulationSection out;
-  s.choice("dynamics", "inertial", {"inertial"});
-  out.dynamics = DynamicsKind::Inertial;
+  const std::string dynamics = s.choice("dynamics", "inertial", {"inertial", "overdamped"});
+  out.dynamics = dynamics == "overdamped" ? DynamicsKind::Overdamped : DynamicsKind::Inertial;
+  // Accepted (and ignored) with inertial dynamics, so that --set simulation.dynamics
+  // can switch a scenario either way.
+  out.drag = s.number("drag", out.drag, Range::positive());
   out.dt = s.number("dt", out.dt, Range::positive());
   out.steps = s.optionalInteger("steps", Range::nonNegative());
   out.end_time = s.optionalNumber("end_time", Range::nonNegative());
@@ -43,6 +46,30 @@ ContactSection parseContact(MapReader s) {
   out.envelope = s.number("envelope", out.envelope, Range::nonNegative());
   out.damping_steps = s.number("damping_steps", out.damping_steps, Range::positive());
   out.compliance = s.number("compliance", out.compliance, Range::nonNegative());
+  // The method-specific keys are accepted with every method (and ignored by
+  // the others), so one scenario can be run with each method through --set.
+  const std::string method = s.choice("method", "single", {"single", "multisphere", "relcp"});
+  out.method = method == "multisphere" ? ConstraintMethod::Multisphere
+               : method == "relcp"     ? ConstraintMethod::Relcp
+                                       : ConstraintMethod::Single;
+  out.subspheres =
+      static_cast<int>(s.integer("subspheres", out.subspheres, Range::closed(1.0, 1000.0)));
+  out.overlap_tolerance = s.number("overlap_tolerance", out.overlap_tolerance, Range::positive());
+  out.max_recursions = static_cast<int>(
+      s.integer("max_recursions", out.max_recursions,
+                Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  s.finish();
+  return out;
+}
+
+ForceFieldSection parseForceField(MapReader s) {
+  ForceFieldSection out;
+  const std::string type = s.choice("type", "none", {"none", "compaction", "extension"});
+  out.kind = type == "compaction"  ? ForceFieldKind::RadialCompaction
+             : type == "extension" ? ForceFieldKind::RadialExtension
+                                   : ForceFieldKind::None;
+  out.strength = s.number("strength", out.strength, Range::nonNegative());
+  out.center = s.vec3("center", out.center);
   s.finish();
   return out;
 }

@@ -51,18 +51,47 @@ namespace {
 
 ExplicitBody parseExplicitBody(MapReader b) {
   ExplicitBody out;
-  const std::string shape = b.requiredChoice("shape", {"sphere", "cylinder", "spherocylinder"});
+  const std::string shape =
+      b.requiredChoice("shape", {"sphere", "cylinder", "spherocylinder", "ellipsoid", "torus"});
   out.shape = shape == "cylinder"         ? ShapeKind::Cylinder
               : shape == "spherocylinder" ? ShapeKind::Spherocylinder
+              : shape == "ellipsoid"      ? ShapeKind::Ellipsoid
+              : shape == "torus"          ? ShapeKind::Torus
                                           : ShapeKind::Sphere;
-  out.radius = b.requiredNumber("radius", Range::positive());
-  if (out.shape != ShapeKind::Sphere) {
-    out.half_length = b.requiredNumber("half_length", Range::positive());
-    out.axis = b.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true).normalized();
+  const bool axial = out.shape == ShapeKind::Cylinder || out.shape == ShapeKind::Spherocylinder;
+  const std::string shape_is = b.keyPath("shape") + " = " + shape;
+  rejectUnless(b, "radius", out.shape != ShapeKind::Ellipsoid,
+               "an ellipsoid's size is semi_axes; " + shape_is);
+  if (out.shape != ShapeKind::Ellipsoid) out.radius = b.requiredNumber("radius", Range::positive());
+  rejectUnless(b, "half_length", axial, "used by cylinders and spherocylinders; " + shape_is);
+  if (axial) out.half_length = b.requiredNumber("half_length", Range::positive());
+  rejectUnless(b, "semi_axes", out.shape == ShapeKind::Ellipsoid,
+               "used by ellipsoids; " + shape_is);
+  if (out.shape == ShapeKind::Ellipsoid) {
+    out.semi_axes = b.requiredVec3("semi_axes");
+    if (!(out.semi_axes.minCoeff() > 0.0)) b.fail("semi_axes", "three numbers > 0 [a, b, c]");
+    out.radius = out.semi_axes.maxCoeff();
+  }
+  rejectUnless(b, "major_radius", out.shape == ShapeKind::Torus, "used by tori; " + shape_is);
+  if (out.shape == ShapeKind::Torus) {
+    out.major_radius = b.requiredNumber("major_radius", Range::positive());
+    if (!(out.major_radius > out.radius)) {
+      b.fail("major_radius", "a number > " + b.keyPath("radius") + " = " +
+                                 describeValue(b.get("radius")) + " (the tube radius)");
+    }
+  }
+  rejectUnless(b, "axis", out.shape != ShapeKind::Sphere, "a sphere has no axis; " + shape_is);
+  out.axis = b.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true).normalized();
+  out.orientation = b.optionalQuaternion("orientation");
+  if (out.orientation && b.has("axis")) {
+    throwPathError(b.context(), b.get("orientation"), b.keyPath("orientation"),
+                   "given together with " + b.keyPath("axis") +
+                       "; expected only one of them (orientation fixes the axis too)");
   }
   out.mass = b.requiredNumber("mass", Range::positive());
   out.position = b.requiredVec3("position");
   out.velocity = b.vec3("velocity", Vec3::Zero());
+  out.force = b.vec3("force", Vec3::Zero());
   b.finish();
   return out;
 }
@@ -74,7 +103,8 @@ std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::
   if (!node.IsDefined()) return bodies;
   if (!node.IsSequence()) {
     throwValueError(ctx, node, "extra_bodies",
-                    "a list of bodies (- shape: sphere|cylinder, radius, mass, position ...)");
+                    "a list of bodies (- shape: sphere|cylinder|spherocylinder|ellipsoid|torus, "
+                    "radius, mass, position ...)");
   }
   for (std::size_t i = 0; i < node.size(); ++i) {
     bodies.push_back(

@@ -172,6 +172,30 @@ std::string MapReader::string(const std::string& key, const std::string& fallbac
   return value.Scalar();
 }
 
+bool MapReader::boolean(const std::string& key, bool fallback) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return fallback;
+  bool out = false;
+  if (!value.IsScalar() || !YAML::convert<bool>::decode(value, out)) fail(key, "true or false");
+  return out;
+}
+
+std::optional<Quat> MapReader::optionalQuaternion(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value.IsDefined()) return std::nullopt;
+  const std::string expected = "a quaternion [w, x, y, z] of four numbers with a non-zero norm";
+  if (!value.IsSequence() || value.size() != 4) fail(key, expected);
+  double c[4];
+  for (int i = 0; i < 4; ++i) {
+    if (!decodeNumber(value[i], c[i])) fail(key, expected);
+  }
+  Quat q(c[0], c[1], c[2], c[3]);
+  if (!(q.norm() > 0.0) || !std::isfinite(q.norm())) fail(key, expected);
+  // Unit input is kept bit for bit, so configToYaml output reads back unchanged.
+  if (std::fabs(q.norm() - 1.0) > 1e-14) q.normalize();
+  return q;
+}
+
 std::string MapReader::choice(const std::string& key, const std::string& fallback,
                               const std::vector<std::string>& allowed) {
   const YAML::Node value = get(key);

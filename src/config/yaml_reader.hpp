@@ -83,6 +83,10 @@ class MapReader {
   long integer(const std::string& key, long fallback, const Range& range);
   std::optional<long> optionalInteger(const std::string& key, const Range& range);
   std::string string(const std::string& key, const std::string& fallback);
+  /// true / false (YAML's spellings: true, false, yes, no, on, off).
+  bool boolean(const std::string& key, bool fallback);
+  /// A rotation as a quaternion [w, x, y, z] of non-zero norm, returned normalised.
+  std::optional<Quat> optionalQuaternion(const std::string& key);
   /// One of `allowed`; the message lists them.
   std::string choice(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& allowed);

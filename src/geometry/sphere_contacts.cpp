@@ -80,6 +80,20 @@ ContactGeometry bodyBody(const Body& a, const Body& b) {
   if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Spherocylinder) {
     return flipped(spherocylinderSphere(b, a.position, a.radius));
   }
+  if (a.shape == ShapeKind::Torus || b.shape == ShapeKind::Torus) {
+    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Torus) return torusPair(a, b);
+    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Sphere)
+      return torusSphere(a, b.position, b.radius);
+    if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Torus)
+      return flipped(torusSphere(b, a.position, a.radius));
+    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Spherocylinder)
+      return torusSpherocylinder(a, b);
+    if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Torus)
+      return flipped(torusSpherocylinder(b, a));
+    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Ellipsoid) return torusEllipsoid(a, b);
+    if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Torus)
+      return flipped(torusEllipsoid(b, a));
+  }
   if (a.shape == ShapeKind::Ellipsoid || b.shape == ShapeKind::Ellipsoid) {
     if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Ellipsoid)
       return ellipsoidPair(a, b);
@@ -107,6 +121,7 @@ ContactGeometry wallBody(const Wall& wall, const Body& b) {
   if (b.shape == ShapeKind::Cylinder) return wallCylinder(wall, b);
   if (b.shape == ShapeKind::Spherocylinder) return wallSpherocylinder(wall, b);
   if (b.shape == ShapeKind::Ellipsoid) return wallEllipsoid(wall, b);
+  if (b.shape == ShapeKind::Torus) return wallTorus(wall, b);
   return wallSphere(wall, b.position, b.radius);
 }
 

@@ -28,6 +28,25 @@ void setTuple3(vtkDoubleArray* array, vtkIdType i, const Vec3& v) {
   array->SetTypedTuple(i, values);
 }
 
+/// Semi-axes of the ellipsoid that stands for a body in ParaView's Tensor
+/// Glyph filter, along the body x, y, z axes: ellipsoid (a, b, c), sphere
+/// (r, r, r), capsule (r, r, h + r), cylinder (r, r, h), torus (R + r, R + r, r).
+Vec3 glyphSemiAxes(const Body& b) {
+  switch (b.shape) {
+    case ShapeKind::Ellipsoid:
+      return b.semi_axes;
+    case ShapeKind::Spherocylinder:
+      return Vec3(b.radius, b.radius, b.half_length + b.radius);
+    case ShapeKind::Cylinder:
+      return Vec3(b.radius, b.radius, b.half_length);
+    case ShapeKind::Torus:
+      return Vec3(b.major_radius + b.radius, b.major_radius + b.radius, b.radius);
+    case ShapeKind::Sphere:
+      break;
+  }
+  return Vec3::Constant(b.radius);
+}
+
 bool isLittleEndian() {
   const unsigned int probe = 1;
   return *reinterpret_cast<const unsigned char*>(&probe) == 1;
@@ -54,11 +73,16 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   auto radius = doubleArray("radius", 1, n);
   auto half_length = doubleArray("half_length", 1, n);
   auto shape = vtkSmartPointer<vtkIntArray>::New();
-  shape->SetName("shape");  // 0 sphere, 1 cylinder (axis: orientation applied to z)
+  shape->SetName("shape");  // ShapeKind: 0 sphere, 1 cylinder, 2 capsule, 3 ellipsoid, 4 torus
   shape->SetNumberOfTuples(n);
   auto velocity = doubleArray("velocity", 3, n);
   auto angular_velocity = doubleArray("angular_velocity", 3, n);
   auto orientation = doubleArray("orientation", 4, n);
+  auto axis = doubleArray("axis", 3, n);
+  auto semi_axes = doubleArray("semi_axes", 3, n);
+  auto major_radius = doubleArray("major_radius", 1, n);
+  auto external_force = doubleArray("external_force", 3, n);
+  auto shape_tensor = doubleArray("shape_tensor", 9, n);
   auto contact_force = doubleArray("contact_force", 3, n);
   auto contact_force_magnitude = doubleArray("contact_force_magnitude", 1, n);
   auto num_contacts = vtkSmartPointer<vtkIntArray>::New();
@@ -79,6 +103,18 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     const double q[4] = {body.orientation.w(), body.orientation.x(), body.orientation.y(),
                          body.orientation.z()};
     orientation->SetTypedTuple(i, q);
+    const Mat3 rot = body.orientation.toRotationMatrix();
+    setTuple3(axis, i, rot.col(2));
+    setTuple3(semi_axes, i, body.shape == ShapeKind::Ellipsoid ? body.semi_axes : Vec3::Zero());
+    major_radius->SetValue(i, body.shape == ShapeKind::Torus ? body.major_radius : 0.0);
+    setTuple3(external_force, i, body.external_force);
+    // R diag(s) R^T: eigenvectors are the body axes, eigenvalues the glyph semi-axes.
+    const Mat3 tensor = rot * glyphSemiAxes(body).asDiagonal() * rot.transpose();
+    double t[9];
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) t[3 * row + col] = tensor(row, col);
+    }
+    shape_tensor->SetTypedTuple(i, t);
     setTuple3(contact_force, i, body.contact_force);
     contact_force_magnitude->SetValue(i, body.contact_force.norm());
     num_contacts->SetValue(i, body.num_contacts);
@@ -96,6 +132,11 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   data->AddArray(velocity);
   data->AddArray(angular_velocity);
   data->AddArray(orientation);
+  data->AddArray(axis);
+  data->AddArray(semi_axes);
+  data->AddArray(major_radius);
+  data->AddArray(external_force);
+  data->AddArray(shape_tensor);
   data->AddArray(contact_force);
   data->AddArray(contact_force_magnitude);
   data->AddArray(num_contacts);

@@ -14,9 +14,11 @@ class vtkDataArray;
 namespace grains::io_detail {
 
 /// One point per body at its position, one vertex cell per point, point data
-/// gid, rank, radius, velocity, angular_velocity, orientation (w,x,y,z),
-/// contact_force, contact_force_magnitude. Empty input gives an empty but
-/// complete data set (same arrays, zero tuples).
+/// gid, rank, radius, half_length, shape, velocity, angular_velocity,
+/// orientation (w,x,y,z), axis, semi_axes, major_radius, external_force,
+/// shape_tensor (9 components, row-major R diag(s) R^T), contact_force,
+/// contact_force_magnitude, num_contacts (docs/output.md). Empty input gives
+/// an empty but complete data set (same arrays, zero tuples).
 vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, int rank);
 
 /// VTK XML type name of an array ("Float64", "Int32", "Int64", ...).

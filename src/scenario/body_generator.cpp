@@ -33,13 +33,64 @@ double bodyRadius(const BodiesSection& bodies, unsigned long seed, GlobalId gid)
 
 double bodyMass(const BodiesSection& bodies, double radius) {
   if (bodies.mass) return *bodies.mass;
-  const double pi = 3.14159265358979323846;
-  return bodies.density.value_or(0.0) * 4.0 / 3.0 * pi * radius * radius * radius;
+  return bodies.density.value_or(0.0) * shapeVolume(bodies, radius);
 }
 
-double maxRadius(const BodiesSection& bodies) {
-  return bodies.radius * (1.0 + bodies.radius_spread);
+double maxBoundingRadius(const BodiesSection& bodies) {
+  return shapeBoundingRadius(bodies, bodies.radius * (1.0 + bodies.radius_spread));
 }
+
+Quat randomOrientation(unsigned long seed, GlobalId gid) {
+  // Shoemake, "Uniform random rotations" (Graphics Gems III): uniform on SO(3).
+  std::mt19937_64 rng = makeStream(seed, gid, Stream::Orientation);
+  const double u1 = uniform01(rng);
+  const double u2 = uniform01(rng);
+  const double u3 = uniform01(rng);
+  const double two_pi = 2.0 * 3.14159265358979323846;
+  const double a = std::sqrt(1.0 - u1);
+  const double b = std::sqrt(u1);
+  return Quat(b * std::cos(two_pi * u3), a * std::sin(two_pi * u2), a * std::cos(two_pi * u2),
+              b * std::sin(two_pi * u3))
+      .normalized();
+}
+
+Quat bodyOrientation(const SimulationConfig& config, GlobalId gid) {
+  if (!config.bodies.random_orientation) return Quat::Identity();
+  return randomOrientation(config.simulation.seed, gid);
+}
+
+namespace {
+
+/// An extra_bodies entry as a Body: `orientation` if given, else the body z
+/// axis along `axis`.
+Body explicitBody(const ExplicitBody& e, GlobalId gid) {
+  const Quat rotation = e.orientation ? e.orientation->normalized()
+                                      : Quat::FromTwoVectors(Vec3::UnitZ(), e.axis.normalized());
+  Body b;
+  switch (e.shape) {
+    case ShapeKind::Cylinder:
+      b = makeCylinder(gid, e.radius, e.half_length, e.mass, e.position);
+      break;
+    case ShapeKind::Spherocylinder:
+      b = makeSpherocylinder(gid, e.radius, e.half_length, e.mass, e.position);
+      break;
+    case ShapeKind::Ellipsoid:
+      b = makeEllipsoid(gid, e.semi_axes, e.mass, e.position);
+      break;
+    case ShapeKind::Torus:
+      b = makeTorus(gid, e.major_radius, e.radius, e.mass, e.position);
+      break;
+    case ShapeKind::Sphere:
+      b = makeSphere(gid, e.radius, e.mass, e.position);
+      break;
+  }
+  b.orientation = rotation;
+  b.velocity = e.velocity;
+  b.external_force = e.force;
+  return b;
+}
+
+}  // namespace
 
 void throwGeneratorError(const SimulationConfig& config, const std::string& key,
                          const std::string& value, const std::string& expected) {
@@ -62,17 +113,11 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
       bodies = csvBodies(config);
       break;
     case GeneratorKind::Chainmail:
-      break;  // LAB: helper c implements
+      bodies = chainmailBodies(config);
+      break;
   }
   for (const ExplicitBody& e : config.extra_bodies) {
-    const auto gid = static_cast<GlobalId>(bodies.size());
-    Body b = e.shape == ShapeKind::Cylinder
-                 ? makeCylinder(gid, e.radius, e.half_length, e.mass, e.position, e.axis)
-             : e.shape == ShapeKind::Spherocylinder
-                 ? makeSpherocylinder(gid, e.radius, e.half_length, e.mass, e.position, e.axis)
-                 : makeSphere(gid, e.radius, e.mass, e.position);
-    b.velocity = e.velocity;
-    bodies.push_back(b);
+    bodies.push_back(explicitBody(e, static_cast<GlobalId>(bodies.size())));
   }
   try {
     checkInitialOverlaps(bodies, config.walls);

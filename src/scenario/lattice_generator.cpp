@@ -1,5 +1,6 @@
 // Simple cubic lattice filling the region bottom-up (z layers, then y rows,
-// then x), optionally jittered per body.
+// then x), optionally jittered per body. Sites are spaced by the bodies'
+// bounding spheres, so any orientation is overlap-free.
 #include <cmath>
 #include <sstream>
 
@@ -47,7 +48,7 @@ std::vector<Eigen::Vector2d> layerSites(const Region& region, double margin, dou
 
 std::vector<Body> latticeBodies(const SimulationConfig& config) {
   const BodiesSection& b = config.bodies;
-  const double r_max = maxRadius(b);
+  const double r_max = maxBoundingRadius(b);
   const double spacing = b.spacing > 0.0 ? b.spacing : 2.5 * r_max;
   // Each coordinate moves by at most half the gap times jitter, so neighbours never overlap.
   const double max_shift = b.jitter * 0.5 * (spacing - 2.0 * r_max);
@@ -77,7 +78,8 @@ std::vector<Body> latticeBodies(const SimulationConfig& config) {
       for (int k = 0; k < 3; ++k) position[k] += max_shift * (2.0 * uniform01(rng) - 1.0);
     }
     const double radius = bodyRadius(b, config.simulation.seed, gid);
-    Body body = makeSphere(gid, radius, bodyMass(b, radius), position);
+    Body body =
+        makeShapeBody(b, gid, radius, bodyMass(b, radius), position, bodyOrientation(config, gid));
     body.velocity = b.initial_velocity;
     bodies.push_back(body);
   }

@@ -1,5 +1,7 @@
 // Random sequential addition: bodies are dropped one by one at uniformly
-// random positions inside the region and kept if they overlap nothing.
+// random positions inside the region and kept if their bounding spheres
+// overlap nothing (so any orientation is overlap-free). With
+// bodies.volume_fraction the region is a cube sized to that volume fraction.
 #include <cmath>
 #include <sstream>
 
@@ -50,33 +52,58 @@ bool fits(const Region& region, double r) {
   return extent.x() >= 2.0 * r && extent.y() >= 2.0 * r;
 }
 
+/// The cube centred on the region's centre in which `count` bodies of solid
+/// volume `volume` each fill the fraction phi: side (count V / phi)^(1/3).
+Region volumeFractionCube(const Region& region, long count, double volume, double phi) {
+  const double side = std::cbrt(static_cast<double>(count) * volume / phi);
+  const Vec3 centre = 0.5 * (region.min_corner + region.max_corner);
+  Region cube;
+  cube.kind = Region::Kind::Box;
+  cube.min_corner = centre - Vec3::Constant(0.5 * side);
+  cube.max_corner = centre + Vec3::Constant(0.5 * side);
+  return cube;
+}
+
 }  // namespace
 
 std::vector<Body> randomPackingBodies(const SimulationConfig& config) {
   const BodiesSection& b = config.bodies;
   const unsigned long seed = config.simulation.seed;
-  const double r_max = maxRadius(b);
-  if (!fits(b.region, r_max)) {
+  const double r_max = maxBoundingRadius(b);
+  const Region region =
+      b.volume_fraction
+          ? volumeFractionCube(b.region, b.count, shapeVolume(b, b.radius), *b.volume_fraction)
+          : b.region;
+  const std::string region_name =
+      b.volume_fraction ? "the volume_fraction cube" : "bodies.generator.region";
+  if (!fits(region, r_max)) {
     std::ostringstream value;
     std::ostringstream expected;
     value << b.radius;
-    expected << "bodies (up to radius " << r_max << ") that fit inside bodies.generator.region";
+    expected << "bodies (bounding radius up to " << r_max << ") that fit inside " << region_name;
     throwGeneratorError(config, "bodies.radius", value.str(), expected.str());
   }
 
+  // Bodies are placed by their bounding spheres: those must stay below the
+  // random sequential addition jamming limit.
   std::vector<double> radii(static_cast<std::size_t>(b.count));
-  double solid_volume = 0.0;
+  double bounding_volume = 0.0;
   for (GlobalId gid = 0; gid < b.count; ++gid) {
     const double r = bodyRadius(b, seed, gid);
     radii[static_cast<std::size_t>(gid)] = r;
-    solid_volume += 4.0 / 3.0 * 3.14159265358979323846 * r * r * r;
+    const double reach = shapeBoundingRadius(b, r);
+    bounding_volume += 4.0 / 3.0 * 3.14159265358979323846 * reach * reach * reach;
   }
-  const double fraction = solid_volume / regionVolume(b.region);
+  const double fraction = bounding_volume / regionVolume(region);
   if (fraction > kMaxVolumeFraction) {
     std::ostringstream expected;
-    expected << "a count whose volume fraction is <= " << kMaxVolumeFraction
-             << " for random packing (this count fills " << fraction
-             << " of bodies.generator.region)";
+    expected << "a value whose volume fraction of bounding spheres is <= " << kMaxVolumeFraction
+             << " in " << region_name << " for random packing (they fill " << fraction << ")";
+    if (b.volume_fraction) {
+      std::ostringstream value;
+      value << *b.volume_fraction;
+      throwGeneratorError(config, "bodies.volume_fraction", value.str(), expected.str());
+    }
     throwGeneratorError(config, "bodies.generator.count", std::to_string(b.count), expected.str());
   }
 
@@ -86,17 +113,18 @@ std::vector<Body> randomPackingBodies(const SimulationConfig& config) {
   std::mt19937_64 rng = makeStream(seed, 0, Stream::Packing);
   for (GlobalId gid = 0; gid < b.count; ++gid) {
     const double r = radii[static_cast<std::size_t>(gid)];
+    const double bound = shapeBoundingRadius(b, r);
     bool placed = false;
     for (long attempt = 0; attempt < kMaxAttemptsPerBody && !placed; ++attempt) {
-      const Vec3 p = samplePosition(b.region, r, rng);
+      const Vec3 p = samplePosition(region, bound, rng);
       bool free = true;
       grid.forNeighbours(p, [&](std::size_t j) {
         const Body& other = bodies[j];
-        const double reach = r + other.radius;
+        const double reach = bound + shapeBoundingRadius(b, other.radius);
         if ((other.position - p).squaredNorm() < reach * reach) free = false;
       });
       if (!free) continue;
-      Body body = makeSphere(gid, r, bodyMass(b, r), p);
+      Body body = makeShapeBody(b, gid, r, bodyMass(b, r), p, bodyOrientation(config, gid));
       body.velocity = b.initial_velocity;
       grid.insert(bodies.size(), p);
       bodies.push_back(body);
@@ -105,7 +133,8 @@ std::vector<Body> randomPackingBodies(const SimulationConfig& config) {
     if (!placed) {
       std::ostringstream expected;
       expected << "a count that random packing can place: body " << gid << " found no free spot in "
-               << kMaxAttemptsPerBody << " attempts (use fewer bodies or a larger region)";
+               << kMaxAttemptsPerBody << " attempts in " << region_name
+               << " (use fewer bodies or a larger region)";
       throwGeneratorError(config, "bodies.generator.count", std::to_string(b.count),
                           expected.str());
     }

@@ -64,8 +64,9 @@ ContactGeometry torusEllipsoid(const Body& torus, const Body& ellipsoid);
 /// Wall (side a) against a torus: planes, inside and outside of cylinders.
 ContactGeometry wallTorus(const Wall& wall, const Body& torus);
 
-/// Dispatch on the shapes (sphere, cylinder, spherocylinder pairs; cylinder
-/// against cylinder or spherocylinder throws std::invalid_argument).
+/// Dispatch on the shapes (every pair of sphere, spherocylinder, ellipsoid and
+/// torus, and cylinder against a sphere; cylinder
+/// against any non-spherical body throws std::invalid_argument).
 ContactGeometry bodyBody(const Body& a, const Body& b);
 ContactGeometry wallBody(const Wall& wall, const Body& b);
 
