@@ -19,6 +19,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,17 @@ int ellipsoids(RCP<const Comm> comm, const Options& o) {
   const double end = o.number("end", 12.0), h = o.number("sample", 0.1);
   const double ref_dt = o.number("ref-dt", 1e-4);
   const Trajectory ref = runEllipsoids(comm, ref_dt, ConstraintMethod::Relcp, 1, end, h);
+  const std::string csv = o.get("trajectory", "");
+  if (root && !csv.empty()) {
+    // The reference trajectory, for plots: time, x, y, axis angle of the upper body.
+    FILE* f = std::fopen(csv.c_str(), "w");
+    if (f == nullptr) throw std::runtime_error("cannot write " + csv);
+    std::fprintf(f, "t,x,y,angle\n");
+    for (std::size_t k = 0; k < ref.samples.size(); ++k)
+      std::fprintf(f, "%.6g,%.10g,%.10g,%.10g\n", static_cast<double>(k) * h, ref.samples[k].x(),
+                   ref.samples[k].y(), ref.samples[k].z());
+    std::fclose(f);
+  }
   if (root) {
     std::printf(
         "Two ellipsoids, t in [0, %g], L2 errors of the upper ellipsoid's x, y and "
@@ -302,7 +314,7 @@ int compaction(RCP<const Comm> comm, const Options& o) {
 int usage() {
   std::printf(
       "usage: relcp_bench COMMAND [--solver NAME (default bbpgd)] ...\n"
-      "       relcp_bench ellipsoids [--end T] [--ref-dt DT] [--dts a,b] [--single-dts a,b]\n"
+      "       relcp_bench ellipsoids [--end T] [--trajectory CSV] [--ref-dt DT] [--dts a,b] [--single-dts a,b]\n"
       "                              [--ms-dt DT] [--spheres 3,7,...] [--sample H]\n"
       "       relcp_bench compaction [--n N] [--settle-dt DT] [--settle-time T]\n"
       "                              [--compare-steps S] [--dts a,b] [--spheres 0,3,7,...]\n"

@@ -42,6 +42,15 @@ void checkSubspheres(const SimulationConfig& config, MapReader contact) {
   }
 }
 
+/// A scenario needs bodies: generated ones, or a list of extra bodies.
+void checkBodyCount(const SimulationConfig& config, MapReader bodies) {
+  if (config.bodies.count > 0 || !config.extra_bodies.empty()) return;
+  if (config.bodies.generator != GeneratorKind::Lattice &&
+      config.bodies.generator != GeneratorKind::RandomPacking)
+    return;
+  bodies.map("generator").fail("count", "an integer >= 1 (0 only when extra_bodies lists bodies)");
+}
+
 SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   MapReader top(ctx, root, "");
@@ -50,6 +59,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.simulation = config_detail::parseSimulation(top.map("simulation"));
   config.bodies = config_detail::parseBodies(top.map("bodies"));
   config.extra_bodies = config_detail::parseExtraBodies(ctx, top.get("extra_bodies"));
+  checkBodyCount(config, top.map("bodies"));
   config.walls = config_detail::parseWalls(ctx, top.get("walls"));
   config.contact = config_detail::parseContact(top.map("contact"));
   checkSubspheres(config, top.map("contact"));

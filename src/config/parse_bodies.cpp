@@ -77,7 +77,8 @@ void parseGenerator(MapReader g, BodiesSection& out) {
     return;
   }
   out.generator = type == "lattice" ? GeneratorKind::Lattice : GeneratorKind::RandomPacking;
-  out.count = g.integer("count", out.count, Range::atLeast(1.0));
+  // 0 is allowed when extra_bodies lists every body (checked by the loader).
+  out.count = g.integer("count", out.count, Range::atLeast(0.0));
   if (!g.has("region")) g.failMissing("region", "a map with type: box or type: cylinder");
   out.region = parseRegion(g.map("region"));
   if (type == "lattice") {
