@@ -5,15 +5,12 @@
 #include <string>
 
 namespace grains {
-namespace {
 
-// Any unit vector perpendicular to `axis` (for degenerate configurations).
 Vec3 anyPerpendicular(const Vec3& axis) {
   const Vec3 trial = std::abs(axis.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
   return (trial - trial.dot(axis) * axis).normalized();
 }
 
-// The same contact seen from the other side.
 ContactGeometry flipped(const ContactGeometry& g) {
   ContactGeometry out;
   out.gap = g.gap;
@@ -22,8 +19,6 @@ ContactGeometry flipped(const ContactGeometry& g) {
   out.point_b = g.point_a;
   return out;
 }
-
-}  // namespace
 
 ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& center_b,
                              double radius_b) {

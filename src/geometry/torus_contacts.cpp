@@ -63,20 +63,6 @@ constexpr double kTwoPi = 6.283185307179586476925;
 /// local minima, well separated unless the distance is nearly constant.
 constexpr int kSamples = 64;
 
-Vec3 perpendicularTo(const Vec3& axis) {
-  const Vec3 trial = std::abs(axis.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
-  return (trial - trial.dot(axis) * axis).normalized();
-}
-
-ContactGeometry flipped(const ContactGeometry& g) {
-  ContactGeometry out;
-  out.gap = g.gap;
-  out.normal = -g.normal;
-  out.point_a = g.point_b;
-  out.point_b = g.point_a;
-  return out;
-}
-
 /// The contact of the tube around the circle point at one angle, and the
 /// derivative of its gap with respect to the angle.
 struct Probe {
@@ -388,7 +374,7 @@ ContactGeometry wallTorus(const Wall& wall, const Body& torus) {
         const Vec3 rel = p - wall.point;
         const Vec3 radial = rel - rel.dot(axis) * axis;
         const double rho = radial.norm();
-        const Vec3 outward = rho > 1e-14 * scale ? Vec3(radial / rho) : perpendicularTo(axis);
+        const Vec3 outward = rho > 1e-14 * scale ? Vec3(radial / rho) : anyPerpendicular(axis);
         pr.g.normal = inside ? Vec3(-outward) : outward;
         pr.g.gap = inside ? wall.radius - rho - r : rho - wall.radius - r;
         pr.g.point_a = p - radial + wall.radius * outward;

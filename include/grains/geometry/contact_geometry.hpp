@@ -15,6 +15,12 @@ struct ContactGeometry {
   Vec3 point_b = Vec3::Zero();
 };
 
+/// The same contact seen from the other side (a and b swapped).
+ContactGeometry flipped(const ContactGeometry& g);
+
+/// A deterministic unit vector perpendicular to `axis` (degenerate cases).
+Vec3 anyPerpendicular(const Vec3& axis);
+
 /// Sphere a against sphere b (normal from a's centre to b's centre).
 ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& center_b,
                              double radius_b);
