@@ -304,3 +304,24 @@ TEST(ConfigShapes, SchemaSummaryListsTheNewKeys) {
 
 }  // namespace
 }  // namespace grains
+
+namespace grains {
+namespace {
+
+// A scenario made only of extra bodies (seed 004's two ellipsoids) sets
+// bodies.generator.count to 0; without extra bodies that is an error.
+TEST(ConfigShapes, ZeroGeneratedBodiesOnlyWithExtraBodies) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("count: 8"), 8, "count: 0");
+  expectContains(errorOf(yaml), {"bodies.generator.count", "0", "extra_bodies"});
+  const SimulationConfig config =
+      load(yaml +
+           "extra_bodies:\n  - {shape: ellipsoid, semi_axes: [1, 1, 2], mass: 1, "
+           "position: [0, 0, 0]}\n");
+  EXPECT_EQ(config.bodies.count, 0);
+  ASSERT_EQ(config.extra_bodies.size(), 1u);
+  EXPECT_EQ(config.extra_bodies[0].shape, ShapeKind::Ellipsoid);
+}
+
+}  // namespace
+}  // namespace grains
