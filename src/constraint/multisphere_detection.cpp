@@ -1,6 +1,5 @@
 #include "grains/constraint/multisphere_detection.hpp"
 
-#include "grains/geometry/multisphere.hpp"
 #include "grains/neighbor/cell_list.hpp"
 
 #include <algorithm>
@@ -74,16 +73,15 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
   return contacts;
 }
 
-double multisphereGap(const Contact& c, const Body* a, const Body& b,
-                      const std::vector<Wall>& walls, int count) {
-  const auto sb = subSpheres(b, count);
-  if (a == nullptr) {
-    const SubSphere& s = sb[static_cast<std::size_t>(c.key.sub)];
+double multisphereGap(const Contact& c, const Body* a, const std::vector<SubSphere>* spheres_a,
+                      const Body& b, const std::vector<SubSphere>& spheres_b,
+                      const std::vector<Wall>& walls) {
+  if (a == nullptr || spheres_a == nullptr) {
+    const SubSphere& s = spheres_b[static_cast<std::size_t>(c.key.sub)];
     return wallSphere(walls[static_cast<std::size_t>(c.wall)], subSphereCenter(b, s), s.radius).gap;
   }
-  const auto sa = subSpheres(*a, count);
-  const SubSphere& s = sa[static_cast<std::size_t>(c.key.sub / 65536)];
-  const SubSphere& t = sb[static_cast<std::size_t>(c.key.sub % 65536)];
+  const SubSphere& s = (*spheres_a)[static_cast<std::size_t>(c.key.sub / 65536)];
+  const SubSphere& t = spheres_b[static_cast<std::size_t>(c.key.sub % 65536)];
   return sphereSphere(subSphereCenter(*a, s), s.radius, subSphereCenter(b, t), t.radius).gap;
 }
 

@@ -196,6 +196,8 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   {
     auto& bodies = domain.bodies();
     const auto& moved = reached.bodies();
+    std::vector<std::vector<SubSphere>> spheres(
+        settings_.method == ConstraintMethod::Multisphere ? bodies.size() : 0);
     auto g = gamma.getData();
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
       const Contact& c = contacts[ci];
@@ -203,11 +205,21 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       for (int idx : {c.body_a, c.body_b})
         if (idx >= 0 && static_cast<std::size_t>(idx) < domain.numOwned())
           ++bodies[static_cast<std::size_t>(idx)].num_contacts;
-      const Body& mb = moved[static_cast<std::size_t>(c.body_b)];
+      const auto ib = static_cast<std::size_t>(c.body_b);
+      const Body& mb = moved[ib];
       double gap;
       if (settings_.method == ConstraintMethod::Multisphere) {
-        gap = multisphereGap(c, c.isWall() ? nullptr : &moved[static_cast<std::size_t>(c.body_a)],
-                             mb, walls_, settings_.subspheres);
+        // Sub-spheres are fixed in the body frame: one list per body and step.
+        auto spheresOf = [&](std::size_t i) -> const std::vector<SubSphere>& {
+          if (spheres[i].empty()) spheres[i] = subSpheres(bodies[i], settings_.subspheres);
+          return spheres[i];
+        };
+        if (c.isWall()) {
+          gap = multisphereGap(c, nullptr, nullptr, mb, spheresOf(ib), walls_);
+        } else {
+          const auto ia = static_cast<std::size_t>(c.body_a);
+          gap = multisphereGap(c, &moved[ia], &spheresOf(ia), mb, spheresOf(ib), walls_);
+        }
       } else {
         gap = c.isWall() ? wallBody(walls_[static_cast<std::size_t>(c.wall)], mb).gap
                          : bodyBody(moved[static_cast<std::size_t>(c.body_a)], mb).gap;

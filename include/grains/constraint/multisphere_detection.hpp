@@ -4,6 +4,7 @@
 // sub-spheres of neighbouring bodies within the envelope is one sphere-sphere
 // constraint acting on the parent bodies. Walls constrain every sub-sphere.
 #include "grains/constraint/contact_detection.hpp"
+#include "grains/geometry/multisphere.hpp"
 
 namespace grains {
 
@@ -18,9 +19,10 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
                                                const std::vector<Wall>& walls,
                                                const DetectionSettings& settings, int count);
 
-/// Gap of a multisphere constraint `c` with the bodies where they stand now
-/// (a is null for a wall contact).
-double multisphereGap(const Contact& c, const Body* a, const Body& b,
-                      const std::vector<Wall>& walls, int count);
+/// Gap of a multisphere constraint `c` with the bodies where they stand now,
+/// given their sub-spheres (a and spheres_a are null for a wall contact).
+double multisphereGap(const Contact& c, const Body* a, const std::vector<SubSphere>* spheres_a,
+                      const Body& b, const std::vector<SubSphere>& spheres_b,
+                      const std::vector<Wall>& walls);
 
 }  // namespace grains
