@@ -162,7 +162,17 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     // What the sub-spheres miss of the true surfaces.
     findOverlaps(domain, reached.bodies(), std::numeric_limits<double>::infinity(), true_overlap);
   }
-  if (solve_hook_) solve_hook_(step_index, system, *warm, gamma, report.solve);
+  if (solve_hook_) {
+    // After ReLCP recursions the final QP has more rows than the first warm
+    // start (it started from the previous recursion's multipliers): export it
+    // with a zero warm start rather than one of the wrong size.
+    if (report.recursions > 1) {
+      const Vector zero(system.constraint_map);
+      solve_hook_(step_index, system, zero, gamma, report.solve);
+    } else {
+      solve_hook_(step_index, system, *warm, gamma, report.solve);
+    }
+  }
   warm_start_.store(contacts, block, gamma);
 
   // Accept the reached configuration for owned bodies.
