@@ -6,6 +6,43 @@
 
 namespace grains {
 
+bool ownedPairSides(const std::vector<Body>& bodies, std::size_t num_owned, int i, int j, int& a,
+                    int& b) {
+  // Side a is the lower GID; its owner owns the contact.
+  const bool i_first =
+      bodies[static_cast<std::size_t>(i)].gid < bodies[static_cast<std::size_t>(j)].gid;
+  a = i_first ? i : j;
+  b = i_first ? j : i;
+  return static_cast<std::size_t>(a) < num_owned;
+}
+
+Contact pairContact(const std::vector<Body>& bodies, int a, int b, const ContactGeometry& g,
+                    double mu, std::int64_t sub) {
+  Contact c;
+  c.key = {bodies[static_cast<std::size_t>(a)].gid, bodies[static_cast<std::size_t>(b)].gid, sub};
+  c.body_a = a;
+  c.body_b = b;
+  c.geometry = g;
+  c.mu = mu;
+  return c;
+}
+
+Contact wallContact(const std::vector<Body>& bodies, int wall, int body, const ContactGeometry& g,
+                    double mu, std::int64_t sub) {
+  Contact c;
+  c.key = {-static_cast<GlobalId>(wall) - 1, bodies[static_cast<std::size_t>(body)].gid, sub};
+  c.wall = wall;
+  c.body_b = body;
+  c.geometry = g;
+  c.mu = mu;
+  return c;
+}
+
+void sortByKey(std::vector<Contact>& contacts) {
+  std::sort(contacts.begin(), contacts.end(),
+            [](const Contact& x, const Contact& y) { return x.key < y.key; });
+}
+
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings) {
   return detectContacts(domain.bodies(), domain.numOwned(), walls, settings);
@@ -19,38 +56,21 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   std::vector<Contact> contacts;
   contacts.reserve(pairs.size() + num_owned);
   for (const auto& [i, j] : pairs) {
-    // Side a is the lower GID; its owner owns the contact.
-    const bool i_first =
-        bodies[static_cast<std::size_t>(i)].gid < bodies[static_cast<std::size_t>(j)].gid;
-    const int a = i_first ? i : j;
-    const int b = i_first ? j : i;
-    if (static_cast<std::size_t>(a) >= num_owned) continue;
+    int a = 0, b = 0;
+    if (!ownedPairSides(bodies, num_owned, i, j, a, b)) continue;
     const ContactGeometry g =
         bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
-    if (g.gap > settings.envelope) continue;
-    Contact c;
-    c.key = {bodies[static_cast<std::size_t>(a)].gid, bodies[static_cast<std::size_t>(b)].gid};
-    c.body_a = a;
-    c.body_b = b;
-    c.geometry = g;
-    c.mu = settings.mu;
-    contacts.push_back(c);
+    if (g.gap <= settings.envelope) contacts.push_back(pairContact(bodies, a, b, g, settings.mu));
   }
   for (std::size_t i = 0; i < num_owned; ++i) {
     for (std::size_t w = 0; w < walls.size(); ++w) {
       const ContactGeometry g = wallBody(walls[w], bodies[i]);
-      if (g.gap > settings.envelope) continue;
-      Contact c;
-      c.key = {-static_cast<GlobalId>(w) - 1, bodies[i].gid};
-      c.wall = static_cast<int>(w);
-      c.body_b = static_cast<int>(i);
-      c.geometry = g;
-      c.mu = settings.mu;
-      contacts.push_back(c);
+      if (g.gap <= settings.envelope)
+        contacts.push_back(
+            wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
     }
   }
-  std::sort(contacts.begin(), contacts.end(),
-            [](const Contact& x, const Contact& y) { return x.key < y.key; });
+  sortByKey(contacts);
   return contacts;
 }
 

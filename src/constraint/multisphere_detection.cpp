@@ -30,11 +30,8 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
 
   std::vector<Contact> contacts;
   for (const auto& [i, j] : findNeighbourPairs(bodies, num_owned, settings.envelope)) {
-    const bool i_first =
-        bodies[static_cast<std::size_t>(i)].gid < bodies[static_cast<std::size_t>(j)].gid;
-    const int a = i_first ? i : j;
-    const int b = i_first ? j : i;
-    if (static_cast<std::size_t>(a) >= num_owned) continue;
+    int a = 0, b = 0;
+    if (!ownedPairSides(bodies, num_owned, i, j, a, b)) continue;
     const auto& sa = spheres[static_cast<std::size_t>(a)];
     const auto& sb = spheres[static_cast<std::size_t>(b)];
     for (std::size_t p = 0; p < sa.size(); ++p) {
@@ -42,14 +39,9 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
         const ContactGeometry g =
             sphereSphere(sa[p].center, sa[p].radius, sb[q].center, sb[q].radius);
         if (g.gap > settings.envelope) continue;
-        Contact c;
-        c.key = {bodies[static_cast<std::size_t>(a)].gid, bodies[static_cast<std::size_t>(b)].gid,
-                 subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))};
-        c.body_a = a;
-        c.body_b = b;
-        c.geometry = g;
-        c.mu = settings.mu;
-        contacts.push_back(c);
+        contacts.push_back(
+            pairContact(bodies, a, b, g, settings.mu,
+                        subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
       }
     }
   }
@@ -58,18 +50,12 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
       for (std::size_t p = 0; p < spheres[i].size(); ++p) {
         const ContactGeometry g = wallSphere(walls[w], spheres[i][p].center, spheres[i][p].radius);
         if (g.gap > settings.envelope) continue;
-        Contact c;
-        c.key = {-static_cast<GlobalId>(w) - 1, bodies[i].gid, static_cast<std::int64_t>(p)};
-        c.wall = static_cast<int>(w);
-        c.body_b = static_cast<int>(i);
-        c.geometry = g;
-        c.mu = settings.mu;
-        contacts.push_back(c);
+        contacts.push_back(wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g,
+                                       settings.mu, static_cast<std::int64_t>(p)));
       }
     }
   }
-  std::sort(contacts.begin(), contacts.end(),
-            [](const Contact& x, const Contact& y) { return x.key < y.key; });
+  sortByKey(contacts);
   return contacts;
 }
 

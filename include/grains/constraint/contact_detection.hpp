@@ -20,6 +20,20 @@ struct DetectionSettings {
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings);
 
+// Building blocks shared by every constraint generator.
+/// Orders a neighbour pair (i, j) as side a = lower GID, side b; false when
+/// side a is a ghost (another rank owns the contact).
+bool ownedPairSides(const std::vector<Body>& bodies, std::size_t num_owned, int i, int j, int& a,
+                    int& b);
+/// Contact between local bodies a and b (a the lower GID) with key sub-index `sub`.
+Contact pairContact(const std::vector<Body>& bodies, int a, int b, const ContactGeometry& g,
+                    double mu, std::int64_t sub = 0);
+/// Contact of wall `wall` with local body `body`.
+Contact wallContact(const std::vector<Body>& bodies, int wall, int body, const ContactGeometry& g,
+                    double mu, std::int64_t sub = 0);
+/// Sorts by key: the order is the same for any thread or rank count.
+void sortByKey(std::vector<Contact>& contacts);
+
 /// The same on any body array laid out like a domain's (the first num_owned
 /// owned, then ghosts), e.g. bodies moved to an intermediate configuration.
 std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
