@@ -27,6 +27,9 @@ struct SimulationSection {
   /// Overdamped: drag coefficient xi of the local-drag mobility (seed 004
   /// eq. 27: U = F / (xi l), Omega = 12 T / (xi l^3), l the body length) [N s/m^2].
   double drag = 1.0;
+  /// Monolayer: bodies move in the x-y plane only (no z velocity, rotation
+  /// about z only); exact for coplanar rods, whose contact normals lie in the plane.
+  bool planar = false;
   long totalSteps() const;               ///< steps, or ceil(end_time / dt)
 };
 
@@ -97,6 +100,20 @@ struct ForceFieldSection {
   Vec3 center = Vec3::Zero();
 };
 
+/// Growing and dividing rods (seed 004 section 4.3; docs/colony.md). Applies
+/// to spherocylinders: the tip-to-tip length l grows as dl/dt = rate * l, and
+/// a cell whose l reaches division_length splits into two daughters of
+/// length l / 2 end to end, each turned by a uniform random angle in
+/// [-reorientation_deg, reorientation_deg].
+struct GrowthSection {
+  double rate = 0.0;                ///< g [1/s] (>= 0); 0 = no growth
+  double division_length = 4.0;     ///< [m] (> 4 * radius: daughters need a segment)
+  double reorientation_deg = 0.01;  ///< [deg] (>= 0, < 90)
+  /// Stop the run once the body count reaches (initial count) * 2^k (0 = run
+  /// the configured steps; the steps / end_time bound applies either way).
+  int max_generations = 0;
+};
+
 struct SolverSection {
   std::string name = "bbpgd";
   SolverSettings settings;  ///< tolerance, max_iterations, options (validated)
@@ -148,6 +165,7 @@ struct SimulationConfig {
   std::vector<Wall> walls;  ///< boxes already expanded to planes
   ContactSection contact;
   ForceFieldSection force_field;
+  GrowthSection growth;
   SolverSection solver;
   ParallelSection parallel;
   OutputSection output;

@@ -33,6 +33,11 @@ struct Body {
   /// Constant applied force on the centre of mass (world frame) [N], on top
   /// of gravity and force fields (e.g. seed 004 section 4.2's unit forces).
   Vec3 external_force = Vec3::Zero();
+  /// Growth of spherocylinders (seed 004 section 4.3): rate g of dl/dt = g l
+  /// for the tip-to-tip length l [1/s]; 0 = the body does not grow.
+  double growth_rate = 0.0;
+  /// Divisions between the initial body and this one (0 for initial bodies).
+  int generation = 0;
 
   /// Total contact force and torque of the last step (impulse / dt), world frame.
   Vec3 contact_force = Vec3::Zero();
