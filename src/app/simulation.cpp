@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -19,7 +20,8 @@
 namespace grains {
 namespace {
 
-StepperSettings stepperSettings(const SimulationConfig& config, double max_radius) {
+StepperSettings stepperSettings(const SimulationConfig& config, double max_radius,
+                                long initial_bodies) {
   StepperSettings s;
   s.assembly.dt = config.simulation.dt;
   s.assembly.friction = config.contact.friction;
@@ -29,6 +31,16 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.assembly.motion.overdamped = config.simulation.dynamics == DynamicsKind::Overdamped;
   s.assembly.motion.drag = config.simulation.drag;
   s.assembly.motion.force_field = config.force_field;
+  s.assembly.motion.planar = config.simulation.planar;
+  if (config.growth.rate > 0.0) {
+    GrowthSettings g;
+    g.division_length = config.growth.division_length;
+    g.reorientation = config.growth.reorientation_deg * 3.14159265358979323846 / 180.0;
+    g.planar = config.simulation.planar;
+    g.seed = config.simulation.seed;
+    g.roots = std::max(1L, initial_bodies);
+    s.growth = g;
+  }
   s.method = config.contact.method;
   s.subspheres = config.contact.subspheres;
   s.overlap_tolerance = config.contact.overlap_tolerance;
@@ -76,7 +88,14 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   writeEffectiveConfig(config, summary.output_dir, rank);
 
   BodyDomain domain(comm, std::move(owned), config.parallel);
-  TimeStepper stepper(stepperSettings(config, max_radius), config.walls, std::move(solver));
+  const long initial_bodies = domain.globalBodyCount();
+  TimeStepper stepper(stepperSettings(config, max_radius, initial_bodies), config.walls,
+                      std::move(solver));
+  // growth.max_generations = k: the run ends once the colony has 2^k times
+  // its initial cell count.
+  const int generations = config.growth.rate > 0.0 ? config.growth.max_generations : 0;
+  const double target_bodies =
+      generations > 0 ? std::ldexp(static_cast<double>(initial_bodies), generations) : 0.0;
   MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw);
   std::optional<VtkSeriesWriter> vtk;
   if (config.output.vtk_every > 0) {
@@ -109,13 +128,18 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   }
   const double run_start = MPI_Wtime();
   StepReport last;
+  long steps_run = 0;
   for (long step = 1; step <= total_steps; ++step) {
+    steps_run = step;
     const double t0 = MPI_Wtime();
     last = stepper.step(domain, step - 1);
     double wall = MPI_Wtime() - t0;
     wall = globalMax(*comm, wall);
     const double time = static_cast<double>(step) * dt;
     if (!last.solve.converged) ++summary.unconverged_steps;
+    const bool final_step =
+        step == total_steps ||
+        (target_bodies > 0.0 && static_cast<double>(last.bodies) >= target_bodies);
 
     if (config.output.metrics_every > 0 && step % config.output.metrics_every == 0) {
       MetricsRow row;
@@ -154,31 +178,33 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    {"relcp_resolved", last.relcp_resolved ? 1.0 : 0.0},
                    {"max_true_overlap", last.max_true_overlap},
                    {"max_constraint_overlap", last.max_constraint_overlap},
-                   {"time_relcp_s", last.time_relcp}};
+                   {"time_relcp_s", last.time_relcp},
+                   {"divisions", static_cast<double>(last.divisions)}};
       metrics.writeRow(row);
     }
-    if (vtk && (step % config.output.vtk_every == 0 || step == total_steps)) {
+    if (vtk && (step % config.output.vtk_every == 0 || final_step)) {
       vtk->write(step, time, ownedBodies(domain));
     }
     if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
-        (step % config.output.log_every == 0 || step == total_steps)) {
+        (step % config.output.log_every == 0 || final_step)) {
       char recursion[64] = "";
       if (config.contact.method == ConstraintMethod::Relcp)
         std::snprintf(recursion, sizeof recursion, "  relcp=%d%s", last.recursions,
                       last.relcp_resolved ? "" : " (unresolved)");
       char line[320];
       std::snprintf(line, sizeof line,
-                    "step %ld/%ld  t=%.4g s  contacts=%ld (active %ld)  %s it=%d res=%.2e%s%s  "
-                    "KE=%.4g J  overlap=%.3g m  imbalance=%.3f  %.3f s/step\n",
-                    step, total_steps, time, last.contacts, last.active_contacts,
+                    "step %ld/%ld  t=%.4g s  bodies=%ld  contacts=%ld (active %ld)  %s it=%d "
+                    "res=%.2e%s%s  KE=%.4g J  overlap=%.3g m  imbalance=%.3f  %.3f s/step\n",
+                    step, total_steps, time, last.bodies, last.contacts, last.active_contacts,
                     last.solve.solver.c_str(), last.solve.iterations, last.solve.residual,
                     last.solve.converged ? "" : " (not converged)", recursion, last.kinetic_energy,
                     last.max_overlap, last.domain.load_imbalance, wall);
       *options.log << line << std::flush;
     }
+    if (final_step) break;
   }
-  summary.steps = total_steps;
-  summary.time = static_cast<double>(total_steps) * dt;
+  summary.steps = steps_run;
+  summary.time = static_cast<double>(steps_run) * dt;
   summary.bodies = domain.globalBodyCount();
   summary.contacts = last.contacts;
   summary.active_contacts = last.active_contacts;

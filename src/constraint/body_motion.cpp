@@ -59,6 +59,7 @@ Twist freeVelocity(const Body& b, const MotionModel& model, double dt) {
     u.head<3>() = b.velocity + dt * force / b.mass;
     u.tail<3>() = b.angular_velocity;
   }
+  if (model.planar) projectPlanar(u);
   return u;
 }
 

@@ -71,7 +71,10 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   // fastest surface speed, of the last step or of the free motion), and never
   // less than the configured envelope. The halo reaches one envelope beyond
   // the largest pair.
-  double max_radius = 0.0, max_speed = 0.0;
+  // Growing cells take their end-of-step lengths now (growth.hpp): the
+  // constraints then see the overlaps growth creates, and ghosts carry them.
+  if (settings_.growth) growBodies(domain.bodies(), domain.numOwned(), dt);
+  double max_radius = 0.0, max_speed = maxTipGrowthSpeed(domain.bodies(), domain.numOwned());
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     const Body& b = domain.bodies()[i];
     const double r = boundingRadius(b);
@@ -105,11 +108,17 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   report.solve = solver_->solve(system.qp, gamma);
   lap(report.time_solve);
 
-  // u = u_free + W D gamma for owned bodies.
-  auto velocitiesOf = [](const ContactSystem& sys, const Vector& g) {
+  // u = u_free + W D gamma for owned bodies (monolayer: in-plane part; exact
+  // for coplanar rods, whose contact forces lie in the plane anyway).
+  auto velocitiesOf = [&motion](const ContactSystem& sys, const Vector& g) {
     auto v = rcp(new Vector(sys.body_map));
     sys.mobility->apply(*bodyImpulses(sys, g), *v);
     v->update(1.0, *sys.u_free, 1.0);
+    if (motion.planar) {
+      auto data = v->getDataNonConst();
+      for (std::size_t k = 0; k + 5 < static_cast<std::size_t>(data.size()); k += 6)
+        data[k + 2] = data[k + 3] = data[k + 4] = 0.0;
+    }
     return v;
   };
   RCP<Vector> velocities = velocitiesOf(system, gamma);
@@ -255,6 +264,14 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
           static_cast<long>(importer->getNumExportIDs() + importer->getNumRemoteIDs());
       domain.addSentBytes(per_transfer * (report.solve.operator_applies + 3));
     }
+  }
+
+  if (settings_.growth) {
+    std::vector<Body> owned(domain.bodies().begin(),
+                            domain.bodies().begin() + static_cast<long>(domain.numOwned()));
+    const long divided = divideCells(owned, *settings_.growth);
+    report.divisions = globalSum(domain.comm(), divided);
+    if (divided > 0) domain.replaceOwned(std::move(owned));
   }
 
   const Comm& comm = domain.comm();

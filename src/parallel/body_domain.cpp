@@ -52,6 +52,11 @@ void BodyDomain::adoptOwned(std::vector<Body> kept,
   num_owned_ = bodies_.size();
 }
 
+void BodyDomain::replaceOwned(std::vector<Body> owned) {
+  dropGhosts();
+  adoptOwned(std::move(owned), {});
+}
+
 void BodyDomain::repartition() {
   dropGhosts();
   ++repartitions_;

@@ -5,6 +5,7 @@
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "mpi_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <Teuchos_DefaultMpiComm.hpp>
@@ -17,6 +18,9 @@
 
 namespace grains {
 namespace {
+
+using test::allGather;
+using test::myBlock;
 
 // Deterministic non-overlapping random spheres in a box (same on every rank).
 std::vector<Body> randomSpheres(int n, double box, unsigned seed) {
@@ -31,27 +35,6 @@ std::vector<Body> randomSpheres(int n, double box, unsigned seed) {
       if ((b.position - cand.position).norm() < b.radius + cand.radius) ok = false;
     if (ok) all.push_back(cand);
   }
-  return all;
-}
-
-std::vector<Body> myBlock(const std::vector<Body>& all, const Comm& comm) {
-  const std::size_t n = all.size(), p = static_cast<std::size_t>(comm.getSize()),
-                    r = static_cast<std::size_t>(comm.getRank());
-  return std::vector<Body>(all.begin() + static_cast<long>(n * r / p),
-                           all.begin() + static_cast<long>(n * (r + 1) / p));
-}
-
-// Every rank's vector<int64> concatenated on every rank.
-std::vector<std::int64_t> allGather(const Comm& comm, const std::vector<std::int64_t>& mine) {
-  const MPI_Comm raw = rawMpiComm(comm);
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(comm.getSize()));
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, raw);
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t k = 1; k < counts.size(); ++k) displs[k] = displs[k - 1] + counts[k - 1];
-  std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
-                 MPI_INT64_T, raw);
   return all;
 }
 

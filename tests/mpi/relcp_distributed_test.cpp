@@ -4,6 +4,7 @@
 // (compared against a one-rank run on a sub-communicator of rank 0).
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "mpi_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <Teuchos_DefaultMpiComm.hpp>
@@ -15,6 +16,9 @@
 
 namespace grains {
 namespace {
+
+using test::allGather;
+using test::myBlock;
 
 // Deterministic non-overlapping random rods (bounding spheres apart).
 std::vector<Body> randomRods(int n, double box, unsigned seed) {
@@ -31,26 +35,6 @@ std::vector<Body> randomRods(int n, double box, unsigned seed) {
       if ((b.position - cand.position).norm() < 1.0) ok = false;
     if (ok) all.push_back(cand);
   }
-  return all;
-}
-
-std::vector<Body> myBlock(const std::vector<Body>& all, const Comm& comm) {
-  const std::size_t n = all.size(), p = static_cast<std::size_t>(comm.getSize()),
-                    r = static_cast<std::size_t>(comm.getRank());
-  return std::vector<Body>(all.begin() + static_cast<long>(n * r / p),
-                           all.begin() + static_cast<long>(n * (r + 1) / p));
-}
-
-std::vector<double> allGatherDoubles(const Comm& comm, const std::vector<double>& mine) {
-  const MPI_Comm raw = rawMpiComm(comm);
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(comm.getSize()));
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, raw);
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t k = 1; k < counts.size(); ++k) displs[k] = displs[k - 1] + counts[k - 1];
-  std::vector<double> all(static_cast<std::size_t>(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
-                 MPI_DOUBLE, raw);
   return all;
 }
 
@@ -94,7 +78,7 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps)
     rows.insert(rows.end(), {static_cast<double>(b.gid), b.position.x(), b.position.y(),
                              b.position.z(), axis.x(), axis.y(), axis.z()});
   }
-  const auto gathered = allGatherDoubles(*comm, rows);
+  const auto gathered = allGather(*comm, rows);
   for (std::size_t k = 0; k + 6 < gathered.size(); k += 7) {
     const auto gid = static_cast<GlobalId>(gathered[k]);
     EXPECT_EQ(out.positions.count(gid), 0u) << "duplicate GID " << gid;

@@ -18,7 +18,16 @@ struct MotionModel {
   double drag = 1.0;
   Vec3 gravity = Vec3::Zero();  ///< [m/s^2]; a force m g in both laws
   ForceFieldSection force_field;
+  /// Motion in the x-y plane only (monolayer): see projectPlanar.
+  bool planar = false;
 };
+
+/// Removes the out-of-plane components (u_z, omega_x, omega_y) of a twist.
+inline void projectPlanar(Twist& u) {
+  u[2] = 0.0;
+  u[3] = 0.0;
+  u[4] = 0.0;
+}
 
 /// The length l of seed 004 eq. 27: the body's largest extent (sphere and
 /// ellipsoid: largest diameter, spherocylinder: tip to tip, torus: outer

@@ -9,11 +9,13 @@
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/warm_start.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/dynamics/growth.hpp"
 #include "grains/parallel/body_domain.hpp"
 #include "grains/solver/solver.hpp"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace grains {
@@ -28,6 +30,9 @@ struct StepperSettings {
   int subspheres = 7;               ///< multisphere: sub-spheres per body
   double overlap_tolerance = 1e-5;  ///< relcp: largest accepted true overlap [m]
   int max_recursions = 50;          ///< relcp: LCP solves per step at most
+  /// Growing rods: lengths advance before the constraints are generated,
+  /// cells divide at the end of the step (grains/dynamics/growth.hpp).
+  std::optional<GrowthSettings> growth;
 };
 
 /// Global (all-rank) results of one step.
@@ -47,6 +52,7 @@ struct StepReport {
   double max_constraint_overlap = 0.0;
   int recursions = 1;          ///< LCP solves this step (ReLCP recursions)
   long relcp_added = 0;        ///< constraints appended by ReLCP this step
+  long divisions = 0;          ///< cells that divided at the end of this step
   bool relcp_resolved = true;  ///< false: stopped at max_recursions with overlaps left
   double kinetic_energy = 0.0;
   long contacts_min = 0, contacts_max = 0;  ///< per rank
@@ -74,7 +80,8 @@ class TimeStepper {
       std::function<void(long step, const ContactSystem& system, const Vector& warm_start,
                          const Vector& solution, const SolveReport& report)>;
   void setSolveHook(SolveHook hook) { solve_hook_ = std::move(hook); }
-  /// This rank's contacts of the last step and their impulses (blockSize()
+  /// This rank's contacts of the last step and their impulses (body indices
+  /// refer to the bodies before the step's cell divisions) (blockSize()
   /// values per contact: normal, then the two tangents) [N s]; overdamped:
   /// forces [N].
   const std::vector<Contact>& lastContacts() const { return last_contacts_; }

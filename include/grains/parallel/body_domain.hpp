@@ -63,6 +63,10 @@ class BodyDomain {
   /// `reach` of this rank's box.
   void refreshGhosts(double reach);
 
+  /// Replaces this rank's owned bodies (e.g. after cell division) and drops
+  /// the ghosts; bodies outside this rank's box move at the next migrate().
+  void replaceOwned(std::vector<Body> owned);
+
   long globalBodyCount() const;
   /// Bodies that left this rank since the last call, with their new owner
   /// (so per-body data kept outside Body, e.g. warm starts, can follow them).

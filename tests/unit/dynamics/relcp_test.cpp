@@ -118,6 +118,40 @@ TEST(Relcp, LargeStepSingleConstraintSinksReLcpDoesNot) {
   EXPECT_NEAR(b.contact_force.z(), 1.0, 1e-6);
 }
 
+// ReLCP with Coulomb friction: the appended constraints are full friction
+// contacts (normal and two tangents), the final impulses lie in the cone, the
+// friction is active, and the free end still stays out of the floor.
+TEST(Relcp, AppendedConstraintsCarryCoulombFriction) {
+  Body rod = tiltedRod(kPi / 6);
+  rod.external_force = Vec3(0.4, 0.1, -1.0);
+  BodyDomain domain(Tpetra::getDefaultComm(), {rod});
+  StepperSettings s = overdamped(2.0, ConstraintMethod::Relcp);
+  s.assembly.friction = FrictionModel::Coulomb;
+  s.mu = 0.5;
+  TimeStepper stepper(s, {kFloor}, makeSolver());
+  const auto report = stepper.step(domain, 0);
+  ASSERT_TRUE(report.solve.converged);
+  EXPECT_TRUE(report.relcp_resolved);
+  EXPECT_GE(report.relcp_added, 1);
+  EXPECT_LT(report.max_true_overlap, 1e-6);
+  const auto& contacts = stepper.lastContacts();
+  const auto& impulses = stepper.lastImpulses();
+  ASSERT_EQ(impulses.size(), 3 * contacts.size());
+  double friction = 0.0;
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    const double n = impulses[3 * c];
+    const double t = std::hypot(impulses[3 * c + 1], impulses[3 * c + 2]);
+    EXPECT_GE(n, -1e-12) << "contact " << c;
+    EXPECT_LE(t, 0.5 * n * (1.0 + 1e-6) + 1e-12) << "contact " << c << " outside the cone";
+    friction += t;
+  }
+  EXPECT_GT(friction, 1e-3) << "the push along the floor should engage friction";
+  // The floor's total force balances the applied one only partly (the rod
+  // moves), but its normal part never pulls and friction opposes the push.
+  EXPECT_LT(domain.bodies()[0].contact_force.x(), 0.0);
+  EXPECT_GT(domain.bodies()[0].contact_force.z(), 0.0);
+}
+
 TEST(Relcp, SmallStepNeedsNoRecursion) {
   BodyDomain domain(Tpetra::getDefaultComm(), {tiltedRod(kPi / 6)});
   StepperSettings s = overdamped(1e-3, ConstraintMethod::Relcp);
