@@ -40,12 +40,15 @@ def main():
     args = parser.parse_args()
 
     fig, (size_ax, contact_ax) = plt.subplots(1, 2, figsize=(10, 4), sharex=True)
+    positive = {size_ax: False, contact_ax: False}
     for path in args.metrics:
         time, bodies, contacts = read_run(path)
-        size_ax.plot(time, bodies, label=label_of(path))
-        contact_ax.plot(time, contacts, label=label_of(path))
+        for ax, values in ((size_ax, bodies), (contact_ax, contacts)):
+            ax.plot(time, values, label=label_of(path))
+            positive[ax] = positive[ax] or any(v > 0 for v in values)
     for ax, title in ((size_ax, "colony size (bodies)"), (contact_ax, "constraints (contacts)")):
-        ax.set_yscale("log")
+        # Log scale needs a positive value (a run without contacts has none).
+        ax.set_yscale("log" if positive[ax] else "linear")
         ax.set_xlabel("time [s]")
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
