@@ -2,6 +2,7 @@
 // validate section by section.
 #include "grains/config/config_loader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,6 +52,48 @@ void checkBodyCount(const SimulationConfig& config, MapReader bodies) {
   bodies.map("generator").fail("count", "an integer >= 1 (0 only when extra_bodies lists bodies)");
 }
 
+/// Growth needs rods, and rods must be able to divide: division_length must
+/// exceed every rod's initial tip-to-tip length 2 (half_length + radius) and
+/// 4 radius (daughters of length l / 2 keep a segment).
+void checkGrowth(const SimulationConfig& config, MapReader growth) {
+  if (config.growth.rate == 0.0) return;
+  struct Rod {
+    std::string name;
+    double radius, half_length;
+  };
+  std::vector<Rod> rods;
+  if (config.bodies.shape == "spherocylinder" && config.bodies.count > 0)
+    rods.push_back({"bodies", config.bodies.radius, config.bodies.half_length});
+  for (std::size_t i = 0; i < config.extra_bodies.size(); ++i) {
+    const ExplicitBody& e = config.extra_bodies[i];
+    if (e.shape == ShapeKind::Spherocylinder)
+      rods.push_back({"extra_bodies." + std::to_string(i), e.radius, e.half_length});
+  }
+  if (rods.empty()) {
+    growth.fail("rate",
+                "0 unless some body is a spherocylinder (bodies.shape: spherocylinder "
+                "or an extra_bodies entry with shape: spherocylinder); only rods grow");
+  }
+  for (const Rod& rod : rods) {
+    const double tip_to_tip = 2.0 * (rod.half_length + rod.radius);
+    const double needed = std::max(tip_to_tip, 4.0 * rod.radius);
+    if (config.growth.division_length > needed) continue;
+    const bool by_length = tip_to_tip >= 4.0 * rod.radius;
+    std::ostringstream expected;
+    expected << "a number > " << needed << " with growth.rate > 0: "
+             << (by_length ? "the initial tip-to-tip length 2 (half_length + radius)"
+                           : "4 x radius")
+             << " of " << rod.name << " (radius " << rod.radius << ", half_length "
+             << rod.half_length << ")" << (by_length ? "" : ", so that daughters keep a segment");
+    if (growth.has("division_length")) growth.fail("division_length", expected.str());
+    std::ostringstream value;
+    value << config.growth.division_length;
+    config_detail::throwPathError(
+        growth.context(), growth.yaml(), growth.keyPath("division_length"),
+        "the default " + value.str() + " does not fit; expected " + expected.str());
+  }
+}
+
 SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   MapReader top(ctx, root, "");
@@ -64,6 +107,8 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.contact = config_detail::parseContact(top.map("contact"));
   checkSubspheres(config, top.map("contact"));
   config.force_field = config_detail::parseForceField(top.map("force_field"));
+  config.growth = config_detail::parseGrowth(top.map("growth"));
+  checkGrowth(config, top.map("growth"));
   config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);
   config.parallel = config_detail::parseParallel(top.map("parallel"));
   config.output = config_detail::parseOutput(top.map("output"));

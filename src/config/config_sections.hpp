@@ -16,6 +16,8 @@ std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);
 std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::Node& node);
 ContactSection parseContact(MapReader section);
 ForceFieldSection parseForceField(MapReader section);
+/// Ranges only; the loader checks division_length against the rods (checkGrowth).
+GrowthSection parseGrowth(MapReader section);
 /// Also checks that the solver supports the friction model of the contact section.
 SolverSection parseSolver(MapReader section, FrictionModel friction);
 OutputSection parseOutput(MapReader section);

@@ -179,6 +179,7 @@ std::string configToYaml(const SimulationConfig& c) {
   }
   emitVec3(out, "gravity", c.simulation.gravity);
   out << YAML::Key << "seed" << YAML::Value << c.simulation.seed;
+  out << YAML::Key << "planar" << YAML::Value << c.simulation.planar;
   out << YAML::EndMap;
 
   emitBodies(out, c.bodies);
@@ -207,6 +208,13 @@ std::string configToYaml(const SimulationConfig& c) {
                                                                   : "none");
   out << YAML::Key << "strength" << YAML::Value << num(c.force_field.strength);
   emitVec3(out, "center", c.force_field.center);
+  out << YAML::EndMap;
+
+  out << YAML::Key << "growth" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "rate" << YAML::Value << num(c.growth.rate);
+  out << YAML::Key << "division_length" << YAML::Value << num(c.growth.division_length);
+  out << YAML::Key << "reorientation_deg" << YAML::Value << num(c.growth.reorientation_deg);
+  out << YAML::Key << "max_generations" << YAML::Value << c.growth.max_generations;
   out << YAML::EndMap;
 
   out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
@@ -248,7 +256,8 @@ std::string describeSchema() {
   return R"(grains scenario schema (full reference: docs/config.md)
 simulation: dynamics (inertial|overdamped, inertial), drag (>0, 1; overdamped),
             dt (>0, 0.001), exactly one of steps (int >=0) | end_time (>=0),
-            gravity ([x,y,z], [0,0,-9.81]), seed (int >=0, 12345)
+            gravity ([x,y,z], [0,0,-9.81]), seed (int >=0, 12345),
+            planar (bool, false: motion in the x-y plane only)
 bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0.1; torus: tube),
             radius_spread (sphere, [0,0.5), 0), half_length (spherocylinder, >0, required),
             semi_axes (ellipsoid, [a,b,c] >0, required), major_radius (torus, >radius, required),
@@ -268,6 +277,9 @@ contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = friction
             method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
             ellipsoids), overlap_tolerance (>0, 1e-5), max_recursions (int >=1, 50)
 force_field: type (none|compaction|extension, none), strength (>=0, 1), center ([0,0,0])
+growth:     rate (>=0, 0 = off; >0 needs spherocylinders), division_length (>0, 4; with rate >0
+            > 4 x radius and > the initial tip-to-tip length of every rod),
+            reorientation_deg ([0,90), 0.01), max_generations (int >=0, 0 = no limit)
 solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             options (map of solver-specific numbers)

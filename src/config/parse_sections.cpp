@@ -1,4 +1,5 @@
-// Parsers for the simulation, contact, solver and output sections.
+// Parsers for the simulation, contact, force_field, growth, solver, output
+// and parallel sections.
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -29,6 +30,7 @@ SimulationSection parseSimulation(MapReader s) {
   out.gravity = s.vec3("gravity", out.gravity);
   out.seed = static_cast<unsigned long>(
       s.integer("seed", static_cast<long>(out.seed), Range::nonNegative()));
+  out.planar = s.boolean("planar", out.planar);
   s.finish();
   return out;
 }
@@ -70,6 +72,20 @@ ForceFieldSection parseForceField(MapReader s) {
                                    : ForceFieldKind::None;
   out.strength = s.number("strength", out.strength, Range::nonNegative());
   out.center = s.vec3("center", out.center);
+  s.finish();
+  return out;
+}
+
+GrowthSection parseGrowth(MapReader s) {
+  GrowthSection out;
+  out.rate = s.number("rate", out.rate, Range::nonNegative());
+  // Checked against the sizes of the rods by the loader (checkGrowth).
+  out.division_length = s.number("division_length", out.division_length, Range::positive());
+  out.reorientation_deg =
+      s.number("reorientation_deg", out.reorientation_deg, Range::closedOpen(0.0, 90.0));
+  out.max_generations = static_cast<int>(
+      s.integer("max_generations", out.max_generations,
+                Range::closed(0.0, static_cast<double>(std::numeric_limits<int>::max()))));
   s.finish();
   return out;
 }

@@ -1,5 +1,7 @@
 #include "body_polydata.hpp"
 
+#include "grains/constraint/body_motion.hpp"
+
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
 #include <vtkIntArray.h>
@@ -88,6 +90,11 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   auto num_contacts = vtkSmartPointer<vtkIntArray>::New();
   num_contacts->SetName("num_contacts");
   num_contacts->SetNumberOfTuples(n);
+  auto length = doubleArray("length", 1, n);
+  auto generation = vtkSmartPointer<vtkIntArray>::New();
+  generation->SetName("generation");
+  generation->SetNumberOfTuples(n);
+  auto growth_rate = doubleArray("growth_rate", 1, n);
 
   for (vtkIdType i = 0; i < n; ++i) {
     const Body& body = bodies[static_cast<std::size_t>(i)];
@@ -118,6 +125,10 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     setTuple3(contact_force, i, body.contact_force);
     contact_force_magnitude->SetValue(i, body.contact_force.norm());
     num_contacts->SetValue(i, body.num_contacts);
+    // The same length the overdamped drag uses: tip to tip for rods.
+    length->SetValue(i, dragLength(body));
+    generation->SetValue(i, body.generation);
+    growth_rate->SetValue(i, body.growth_rate);
   }
 
   auto poly = vtkSmartPointer<vtkPolyData>::New();
@@ -140,6 +151,9 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
   data->AddArray(contact_force);
   data->AddArray(contact_force_magnitude);
   data->AddArray(num_contacts);
+  data->AddArray(length);
+  data->AddArray(generation);
+  data->AddArray(growth_rate);
   return poly;
 }
 

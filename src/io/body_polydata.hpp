@@ -17,7 +17,8 @@ namespace grains::io_detail {
 /// gid, rank, radius, half_length, shape, velocity, angular_velocity,
 /// orientation (w,x,y,z), axis, semi_axes, major_radius, external_force,
 /// shape_tensor (9 components, row-major R diag(s) R^T), contact_force,
-/// contact_force_magnitude, num_contacts (docs/output.md). Empty input gives
+/// contact_force_magnitude, num_contacts, length (dragLength: tip to tip for
+/// spherocylinders), generation, growth_rate (docs/output.md). Empty input gives
 /// an empty but complete data set (same arrays, zero tuples).
 vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, int rank);
 

@@ -119,6 +119,10 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
   for (const ExplicitBody& e : config.extra_bodies) {
     bodies.push_back(explicitBody(e, static_cast<GlobalId>(bodies.size())));
   }
+  // Only rods grow (seed 004 section 4.3); generated and explicit alike.
+  for (Body& b : bodies) {
+    if (b.shape == ShapeKind::Spherocylinder) b.growth_rate = config.growth.rate;
+  }
   try {
     checkInitialOverlaps(bodies, config.walls);
   } catch (const ConfigError& e) {

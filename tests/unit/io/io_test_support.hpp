@@ -72,6 +72,8 @@ inline Body testBody(GlobalId gid) {
   b.orientation = Quat(Eigen::AngleAxisd(0.3 + 0.1 * g, Vec3(1.0, 2.0, -0.5).normalized()));
   b.contact_force = Vec3(10.0 * g, -2.0, 0.5 + g);
   b.num_contacts = static_cast<int>(3 + gid % 7);
+  b.generation = static_cast<int>(gid % 5);
+  b.growth_rate = 0.25 + 0.5 * g;
   return b;
 }
 
@@ -121,8 +123,11 @@ inline void expectBodies(vtkPolyData* poly,
   vtkDataArray* force = requireArray(poly, "contact_force", VTK_DOUBLE, 3);
   vtkDataArray* force_norm = requireArray(poly, "contact_force_magnitude", VTK_DOUBLE, 1);
   vtkDataArray* num_contacts = requireArray(poly, "num_contacts", VTK_INT, 1);
+  vtkDataArray* length = requireArray(poly, "length", VTK_DOUBLE, 1);
+  vtkDataArray* generation = requireArray(poly, "generation", VTK_INT, 1);
+  vtkDataArray* growth_rate = requireArray(poly, "growth_rate", VTK_DOUBLE, 1);
   ASSERT_TRUE(gid && rank && radius && velocity && omega && orientation && force && force_norm &&
-              num_contacts);
+              num_contacts && length && generation && growth_rate);
   ASSERT_EQ(poly->GetPoints()->GetDataType(), VTK_DOUBLE);
 
   std::map<GlobalId, int> seen;
@@ -147,6 +152,9 @@ inline void expectBodies(vtkPolyData* poly,
     expectVec(force, i, b.contact_force);
     EXPECT_DOUBLE_EQ(force_norm->GetComponent(i, 0), b.contact_force.norm());
     EXPECT_EQ(static_cast<int>(num_contacts->GetComponent(i, 0)), b.num_contacts);
+    EXPECT_DOUBLE_EQ(length->GetComponent(i, 0), 2.0 * b.radius);  // testBody is a sphere
+    EXPECT_EQ(static_cast<int>(generation->GetComponent(i, 0)), b.generation);
+    EXPECT_DOUBLE_EQ(growth_rate->GetComponent(i, 0), b.growth_rate);
   }
   for (const auto& [id, count] : seen) EXPECT_EQ(count, 1) << "gid " << id << " repeated";
   // Every vertex cell references a distinct point.

@@ -1,6 +1,7 @@
 // The per-shape point-data arrays of the body output (docs/output.md):
-// orientation, axis, semi_axes, major_radius, external_force and the
-// shape_tensor R diag(s) R^T used by ParaView's Tensor Glyph filter.
+// orientation, axis, semi_axes, major_radius, external_force, the
+// shape_tensor R diag(s) R^T used by ParaView's Tensor Glyph filter, and the
+// growth arrays length, generation and growth_rate.
 #include "grains/io/vtk_series_writer.hpp"
 
 #include "io_test_support.hpp"
@@ -52,7 +53,9 @@ TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   Body ellipsoid = makeEllipsoid(4, Vec3(1.0, 2.0, 3.0), 5.0, Vec3(1.0, 2.0, 3.0), quarter_z);
   ellipsoid.external_force = Vec3(0.5, -1.5, 2.5);
   // Capsule along world x, ring with axis along world y, plain sphere.
-  const Body capsule = makeSpherocylinder(7, 0.1, 0.4, 1.0, Vec3(5.0, 0.0, 0.0), Vec3::UnitX());
+  Body capsule = makeSpherocylinder(7, 0.1, 0.4, 1.0, Vec3(5.0, 0.0, 0.0), Vec3::UnitX());
+  capsule.growth_rate = 0.75;
+  capsule.generation = 3;
   const Body ring = makeTorus(9, 1.0, 0.1, 1.0, Vec3(0.0, 5.0, 0.0),
                               Quat::FromTwoVectors(Vec3::UnitZ(), Vec3::UnitY()));
   const Body sphere = makeSphere(2, 0.25, 1.0, Vec3(0.0, 0.0, 5.0));
@@ -66,8 +69,11 @@ TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   vtkDataArray* external_force = io_test::requireArray(poly, "external_force", VTK_DOUBLE, 3);
   vtkDataArray* tensor = io_test::requireArray(poly, "shape_tensor", VTK_DOUBLE, 9);
   vtkDataArray* shape = io_test::requireArray(poly, "shape", VTK_INT, 1);
+  vtkDataArray* length = io_test::requireArray(poly, "length", VTK_DOUBLE, 1);
+  vtkDataArray* generation = io_test::requireArray(poly, "generation", VTK_INT, 1);
+  vtkDataArray* growth_rate = io_test::requireArray(poly, "growth_rate", VTK_DOUBLE, 1);
   ASSERT_TRUE(orientation && axis && semi_axes && major_radius && external_force && tensor &&
-              shape);
+              shape && length && generation && growth_rate);
 
   const vtkIdType e = rowOf(poly, 4);
   EXPECT_EQ(static_cast<int>(shape->GetComponent(e, 0)), 3);
@@ -80,6 +86,7 @@ TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   // R diag(1, 2, 3) R^T with body x along world y: world x has extent 2, y 1, z 3.
   EXPECT_TRUE(tensorAt(tensor, e).isApprox(Vec3(2.0, 1.0, 3.0).asDiagonal().toDenseMatrix(), 1e-14))
       << tensorAt(tensor, e);
+  EXPECT_DOUBLE_EQ(length->GetComponent(e, 0), 6.0);  // the longest diameter
 
   const vtkIdType c = rowOf(poly, 7);
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(axis->GetComponent(c, k), k == 0 ? 1.0 : 0.0, 1e-15);
@@ -87,6 +94,10 @@ TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   // Capsule: r across, h + r = 0.5 along its axis (world x).
   EXPECT_TRUE(tensorAt(tensor, c).isApprox(Vec3(0.5, 0.1, 0.1).asDiagonal().toDenseMatrix(), 1e-14))
       << tensorAt(tensor, c);
+  // Tip to tip 2 (h + r) = 1; the growth state as set.
+  EXPECT_DOUBLE_EQ(length->GetComponent(c, 0), 1.0);
+  EXPECT_EQ(static_cast<int>(generation->GetComponent(c, 0)), 3);
+  EXPECT_DOUBLE_EQ(growth_rate->GetComponent(c, 0), 0.75);
 
   const vtkIdType t = rowOf(poly, 9);
   EXPECT_EQ(static_cast<int>(shape->GetComponent(t, 0)), 4);
@@ -95,10 +106,14 @@ TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   // Ring: R + r = 1.1 in its plane (world x-z), r = 0.1 along its axis (world y).
   EXPECT_TRUE(tensorAt(tensor, t).isApprox(Vec3(1.1, 0.1, 1.1).asDiagonal().toDenseMatrix(), 1e-14))
       << tensorAt(tensor, t);
+  EXPECT_DOUBLE_EQ(length->GetComponent(t, 0), 2.2);  // outer diameter 2 (R + r)
 
   const vtkIdType s = rowOf(poly, 2);
   EXPECT_TRUE(tensorAt(tensor, s).isApprox(0.25 * Mat3::Identity(), 1e-15));
   io_test::expectVec(external_force, s, Vec3::Zero());
+  EXPECT_DOUBLE_EQ(length->GetComponent(s, 0), 0.5);
+  EXPECT_EQ(static_cast<int>(generation->GetComponent(s, 0)), 0);
+  EXPECT_DOUBLE_EQ(growth_rate->GetComponent(s, 0), 0.0);
 }
 
 TEST(VtkShapeArrays, ShapeTensorOfATiltedEllipsoidIsSymmetricWithTheSemiAxesAsEigenvalues) {
