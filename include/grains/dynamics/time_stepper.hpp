@@ -41,7 +41,8 @@ struct StepReport {
   long contacts = 0;         ///< constraints, including speculative ones and ReLCP's
   long active_contacts = 0;  ///< contacts with a positive normal impulse
   /// Largest penetration depth [m]: over the contacts found at the start of
-  /// the step (what the previous step left) and their gaps after this step.
+  /// the step (what the previous step left; not with growth, whose overlaps
+  /// the step itself removes) and their gaps after this step.
   double max_overlap = 0.0;
   /// Largest overlap of the true surfaces over all pairs at the end of the
   /// step [m] (for multisphere this is what the sub-spheres miss).

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -124,6 +125,32 @@ TEST_F(GrainsCli, StepsAndSetOverrideTheConfig) {
   EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);
   EXPECT_NE(metrics.find(",apgd,"), std::string::npos);
   EXPECT_FALSE(fs::exists(out / "bodies.pvd"));
+}
+
+// The colony scenario stops at 2^k cells (growth.max_generations): with
+// g = 1, dt = 0.01 the third doubling completes at step ceil(3 ln 2 / dt).
+TEST_F(GrainsCli, ColonyStopsAtTheRequestedGeneration) {
+  const std::string cfg = std::string(GRAINS_SOURCE_DIR) + "/config/colony.yaml";
+  const fs::path out = dir_ / "colony";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --set growth.max_generations=3 --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(out / "metrics.csv");
+  std::string header, line, last;
+  std::getline(in, header);
+  long rows = 0;
+  while (std::getline(in, line)) {
+    last = line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, static_cast<long>(std::ceil(3.0 * std::log(2.0) / 0.01)));
+  // bodies is the third column (step, time, bodies, ...).
+  std::stringstream fields(last);
+  std::string step, time, bodies;
+  std::getline(fields, step, ',');
+  std::getline(fields, time, ',');
+  std::getline(fields, bodies, ',');
+  EXPECT_EQ(bodies, "8");
 }
 
 struct BadInput {
