@@ -3,7 +3,8 @@
 # then a Markdown table of constraint ratios and compute time per constraint
 # averaged over the run (docs/colony.md).
 # Usage: scripts/bench/colony.sh [GENERATIONS] [OUTDIR] [METHODS] [RANKS]
-#   (after scripts/build.sh; METHODS default "relcp multisphere5 multisphere7")
+#   (after scripts/build.sh; METHODS default "relcp multisphere5 multisphere7";
+#   METHOD:SOLVER picks another solver, e.g. multisphere5:bbpgd)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/env.sh"
@@ -20,11 +21,14 @@ run() {  # name, extra --set arguments
     --output "$OUT/$name" --overwrite --set output.vtk_every=0 --set output.log_every=0 \
     --set growth.max_generations="$GENERATIONS" "$@" > "$OUT/$name.log"
 }
-for method in $METHODS; do
+for entry in $METHODS; do  # METHOD or METHOD:SOLVER (default: the config's kucera)
+  method="${entry%%:*}"
+  solver=()
+  [[ "$entry" == *:* ]] && solver=(--set solver.name="${entry#*:}")
   case "$method" in
-    relcp | single) run "$method" --set contact.method="$method" ;;
-    multisphere*) run "$method" --set contact.method=multisphere \
-                    --set contact.subspheres="${method#multisphere}" ;;
+    relcp | single) run "$entry" --set contact.method="$method" "${solver[@]}" ;;
+    multisphere*) run "$entry" --set contact.method=multisphere \
+                    --set contact.subspheres="${method#multisphere}" "${solver[@]}" ;;
     *) echo "unknown method $method" >&2; exit 2 ;;
   esac
 done

@@ -20,7 +20,7 @@ def mean_std(values):
 
 out_dir, methods = sys.argv[1], sys.argv[2:]
 runs = {m: load(f"{out_dir}/{m}/metrics.csv") for m in methods}
-base = runs.get("relcp")
+base = next((runs[m] for m in methods if m.split(":")[0] == "relcp"), None)
 print("| method | steps | final cells | constraints ratio vs ReLCP | time per constraint [us] "
       "| mean wall per step [s] | last step wall [s] | max true overlap [m] |")
 print("|---|---|---|---|---|---|---|---|")
