@@ -18,12 +18,9 @@
 namespace grains {
 namespace {
 
-using test::allGather;
-
 struct ColonyRun {
   std::vector<long> counts;  ///< global cell count after each step
-  std::map<GlobalId, Vec3> positions;
-  std::map<GlobalId, Vec3> axes;
+  std::map<GlobalId, test::Pose> poses;
   double worst_overlap = 0.0;
   double last_imbalance = 0.0;
   long repartitions = 0;
@@ -68,20 +65,7 @@ ColonyRun growColony(RCP<const Comm> comm, int steps) {
     out.last_imbalance = report.domain.load_imbalance;
     out.repartitions = report.domain.repartitions;
   }
-  std::vector<double> rows;
-  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
-    const Body& b = domain.bodies()[i];
-    const Vec3 axis = b.orientation * Vec3::UnitZ();
-    rows.insert(rows.end(), {static_cast<double>(b.gid), b.position.x(), b.position.y(),
-                             b.position.z(), axis.x(), axis.y(), axis.z()});
-  }
-  const auto gathered = allGather(*comm, rows);
-  for (std::size_t k = 0; k + 6 < gathered.size(); k += 7) {
-    const auto gid = static_cast<GlobalId>(gathered[k]);
-    EXPECT_EQ(out.positions.count(gid), 0u) << "duplicate GID " << gid;
-    out.positions[gid] = Vec3(gathered[k + 1], gathered[k + 2], gathered[k + 3]);
-    out.axes[gid] = Vec3(gathered[k + 4], gathered[k + 5], gathered[k + 6]);
-  }
+  out.poses = test::gatherPoses(domain);
   return out;
 }
 
@@ -91,7 +75,7 @@ TEST(ColonyDistributed, SameCellsOnAnyRankCount) {
   const int steps = 5 * 35 + 3;
   const ColonyRun distributed = growColony(world, steps);
   ASSERT_EQ(distributed.counts.back(), 32);
-  EXPECT_EQ(distributed.positions.size(), 32u) << "cells lost or duplicated in migration";
+  EXPECT_EQ(distributed.poses.size(), 32u) << "cells lost or duplicated in migration";
   EXPECT_TRUE(distributed.resolved);
   EXPECT_LT(distributed.worst_overlap, 1e-6);
   if (world->getSize() > 1) {
@@ -105,12 +89,7 @@ TEST(ColonyDistributed, SameCellsOnAnyRankCount) {
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
   const ColonyRun serial = growColony(self, steps);
   EXPECT_EQ(serial.counts, distributed.counts) << "cell count per step differs";
-  double max_diff = 0.0;
-  for (const auto& [gid, x] : serial.positions) {
-    ASSERT_EQ(distributed.positions.count(gid), 1u) << "cell " << gid << " missing";
-    max_diff = std::max(max_diff, (x - distributed.positions.at(gid)).norm());
-    max_diff = std::max(max_diff, (serial.axes.at(gid) - distributed.axes.at(gid)).norm());
-  }
+  const double max_diff = test::maxPoseDifference(serial.poses, distributed.poses);
   EXPECT_LT(max_diff, 1e-6) << "colonies differ between 1 and " << world->getSize() << " ranks";
 }
 

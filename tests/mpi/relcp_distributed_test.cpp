@@ -17,7 +17,6 @@
 namespace grains {
 namespace {
 
-using test::allGather;
 using test::myBlock;
 
 // Deterministic non-overlapping random rods (bounding spheres apart).
@@ -39,8 +38,7 @@ std::vector<Body> randomRods(int n, double box, unsigned seed) {
 }
 
 struct RunResult {
-  std::map<GlobalId, Vec3> positions;
-  std::map<GlobalId, Vec3> axes;
+  std::map<GlobalId, test::Pose> poses;
   long relcp_added = 0;
   double worst_overlap = 0.0;
   bool resolved = true;
@@ -71,20 +69,7 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps)
     out.worst_overlap = std::max(out.worst_overlap, report.max_true_overlap);
     out.resolved = out.resolved && report.relcp_resolved;
   }
-  std::vector<double> rows;
-  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
-    const Body& b = domain.bodies()[i];
-    const Vec3 axis = b.orientation * Vec3::UnitZ();
-    rows.insert(rows.end(), {static_cast<double>(b.gid), b.position.x(), b.position.y(),
-                             b.position.z(), axis.x(), axis.y(), axis.z()});
-  }
-  const auto gathered = allGather(*comm, rows);
-  for (std::size_t k = 0; k + 6 < gathered.size(); k += 7) {
-    const auto gid = static_cast<GlobalId>(gathered[k]);
-    EXPECT_EQ(out.positions.count(gid), 0u) << "duplicate GID " << gid;
-    out.positions[gid] = Vec3(gathered[k + 1], gathered[k + 2], gathered[k + 3]);
-    out.axes[gid] = Vec3(gathered[k + 4], gathered[k + 5], gathered[k + 6]);
-  }
+  out.poses = test::gatherPoses(domain);
   return out;
 }
 
@@ -93,7 +78,7 @@ TEST(RelcpDistributed, SameCompactionOnAnyRankCount) {
   const auto all = randomRods(20, 4.0, 11);
   const int steps = 14;
   const RunResult distributed = compact(world, all, steps);
-  ASSERT_EQ(distributed.positions.size(), all.size()) << "bodies lost or duplicated";
+  ASSERT_EQ(distributed.poses.size(), all.size()) << "bodies lost or duplicated";
   EXPECT_GT(distributed.relcp_added, 0) << "the run should exercise the recursion";
   EXPECT_TRUE(distributed.resolved);
   EXPECT_LT(distributed.worst_overlap, 1e-6);
@@ -104,11 +89,7 @@ TEST(RelcpDistributed, SameCompactionOnAnyRankCount) {
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
   const RunResult serial = compact(self, all, steps);
   EXPECT_EQ(serial.relcp_added, distributed.relcp_added);
-  double max_diff = 0.0;
-  for (const auto& [gid, x] : serial.positions) {
-    max_diff = std::max(max_diff, (x - distributed.positions.at(gid)).norm());
-    max_diff = std::max(max_diff, (serial.axes.at(gid) - distributed.axes.at(gid)).norm());
-  }
+  const double max_diff = test::maxPoseDifference(serial.poses, distributed.poses);
   EXPECT_LT(max_diff, 1e-6) << "states differ between 1 and " << world->getSize() << " ranks";
 }
 

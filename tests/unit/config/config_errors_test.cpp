@@ -5,10 +5,13 @@
 #include <initializer_list>
 #include <string>
 
+#include "config_test_support.hpp"
 #include "grains/config/config_loader.hpp"
 
 namespace grains {
 namespace {
+
+using test::expectContains;
 
 const char* const kValid = R"(simulation:
   dt: 0.01
@@ -22,15 +25,8 @@ bodies:
     region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}
 )";
 
-/// The message of the ConfigError thrown for `yaml` (fails the test if none).
 std::string errorOf(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    loadConfigString(yaml, "test.yaml", ".", overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
-  return "";
+  return test::configErrorOf(yaml, "test.yaml", overrides);
 }
 
 /// kValid with `from` replaced by `to` (which must occur).
@@ -39,12 +35,6 @@ std::string edited(const std::string& from, const std::string& to) {
   const auto pos = s.find(from);
   EXPECT_NE(pos, std::string::npos) << from;
   return pos == std::string::npos ? s : s.replace(pos, from.size(), to);
-}
-
-void expectContains(const std::string& message, std::initializer_list<const char*> parts) {
-  for (const char* part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;
-  }
 }
 
 TEST(ConfigErrors, ValidBaseConfigLoads) { EXPECT_NO_THROW(loadConfigString(kValid, "t", ".")); }

@@ -6,11 +6,14 @@
 #include <initializer_list>
 #include <string>
 
+#include "config_test_support.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/scenario/body_generator.hpp"
 
 namespace grains {
 namespace {
+
+using test::expectContains;
 
 /// One rod of radius 0.25 and tip-to-tip length 2, nothing generated.
 const char* const kRod = R"(simulation: {dt: 0.01, steps: 10, dynamics: overdamped}
@@ -32,23 +35,11 @@ bodies:
 )";
 
 SimulationConfig load(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  return loadConfigString(yaml, "growth.yaml", ".", overrides);
+  return test::loadYaml(yaml, "growth.yaml", overrides);
 }
 
 std::string errorOf(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    load(yaml, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
-  return "";
-}
-
-void expectContains(const std::string& message, std::initializer_list<const char*> parts) {
-  for (const char* part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;
-  }
+  return test::configErrorOf(yaml, "growth.yaml", overrides);
 }
 
 TEST(ConfigGrowth, DefaultsAreOff) {

@@ -6,10 +6,13 @@
 #include <initializer_list>
 #include <string>
 
+#include "config_test_support.hpp"
 #include "grains/config/config_loader.hpp"
 
 namespace grains {
 namespace {
+
+using test::expectContains;
 
 const char* const kBase = R"(simulation: {dt: 0.01, steps: 10}
 bodies:
@@ -22,31 +25,15 @@ bodies:
 )";
 
 SimulationConfig load(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  return loadConfigString(yaml, "shapes.yaml", ".", overrides);
+  return test::loadYaml(yaml, "shapes.yaml", overrides);
 }
 
 std::string errorOf(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    load(yaml, overrides);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
-  return "";
+  return test::configErrorOf(yaml, "shapes.yaml", overrides);
 }
 
-void expectContains(const std::string& message, std::initializer_list<const char*> parts) {
-  for (const char* part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;
-  }
-}
-
-/// configToYaml reads back to the same text (and hence the same config).
 void expectRoundTrip(const SimulationConfig& config) {
-  const std::string text = configToYaml(config);
-  SimulationConfig again;
-  ASSERT_NO_THROW(again = load(text)) << text;
-  EXPECT_EQ(configToYaml(again), text);
+  test::expectRoundTrip(config, "shapes.yaml");
 }
 
 TEST(ConfigShapes, DefaultsOfTheNewKeys) {

@@ -1,0 +1,46 @@
+#pragma once
+// Helpers shared by the config tests: load YAML text under a file name,
+// capture a ConfigError's message, check a message's parts, and check that
+// configToYaml reads back to itself.
+#include "grains/config/config_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace grains::test {
+
+inline SimulationConfig loadYaml(const std::string& yaml, const std::string& name,
+                                 const std::vector<std::string>& overrides = {}) {
+  return loadConfigString(yaml, name, ".", overrides);
+}
+
+/// The message of the ConfigError loading `yaml` throws (a test failure if none).
+inline std::string configErrorOf(const std::string& yaml, const std::string& name,
+                                 const std::vector<std::string>& overrides = {}) {
+  try {
+    loadYaml(yaml, name, overrides);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << yaml;
+  return "";
+}
+
+inline void expectContains(const std::string& message, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) {
+    EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;
+  }
+}
+
+/// configToYaml reads back to the same text (and hence the same config).
+inline void expectRoundTrip(const SimulationConfig& config, const std::string& name) {
+  const std::string text = configToYaml(config);
+  SimulationConfig again;
+  ASSERT_NO_THROW(again = loadYaml(text, name)) << text;
+  EXPECT_EQ(configToYaml(again), text);
+}
+
+}  // namespace grains::test
