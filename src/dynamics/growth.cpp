@@ -65,16 +65,6 @@ void growBodies(std::vector<Body>& bodies, std::size_t count, double dt) {
   }
 }
 
-double maxTipGrowthSpeed(const std::vector<Body>& bodies, std::size_t count) {
-  double fastest = 0.0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Body& b = bodies[i];
-    if (b.growth_rate > 0.0 && b.shape == ShapeKind::Spherocylinder)
-      fastest = std::max(fastest, 0.5 * b.growth_rate * tipToTipLength(b));
-  }
-  return fastest;
-}
-
 GlobalId daughterId(GlobalId parent, int which, GlobalId roots) {
   if (roots < 1 || parent < 0 || (which != 0 && which != 1))
     throw std::invalid_argument("daughterId: needs roots >= 1, parent >= 0 and which 0 or 1");

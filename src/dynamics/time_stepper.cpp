@@ -66,15 +66,16 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     const auto arrived = domain.exchange(warm_start_.extractDeparted(domain.takeDepartures()));
     for (const auto& [source, records] : arrived) warm_start_.insert(records);
   }
+  // Growing cells take their end-of-step lengths now (growth.hpp): the
+  // constraints then see the overlaps growth creates, ghosts carry them, and
+  // the envelope below only has to cover the rigid motion.
+  if (settings_.growth) growBodies(domain.bodies(), domain.numOwned(), dt);
   // Contacts must be known before bodies can touch: the detection envelope
   // covers the largest relative approach within the step (two bodies at the
   // fastest surface speed, of the last step or of the free motion), and never
   // less than the configured envelope. The halo reaches one envelope beyond
   // the largest pair.
-  // Growing cells take their end-of-step lengths now (growth.hpp): the
-  // constraints then see the overlaps growth creates, and ghosts carry them.
-  if (settings_.growth) growBodies(domain.bodies(), domain.numOwned(), dt);
-  double max_radius = 0.0, max_speed = maxTipGrowthSpeed(domain.bodies(), domain.numOwned());
+  double max_radius = 0.0, max_speed = 0.0;
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     const Body& b = domain.bodies()[i];
     const double r = boundingRadius(b);

@@ -39,9 +39,6 @@ Body resizedSpherocylinder(const Body& b, double length);
 /// Lengths of the first `count` bodies advanced by dt: l <- l e^{g dt}.
 void growBodies(std::vector<Body>& bodies, std::size_t count, double dt);
 
-/// Speed of the fastest growing tip among the first `count` bodies [m/s].
-double maxTipGrowthSpeed(const std::vector<Body>& bodies, std::size_t count);
-
 /// Globally unique ids without communication: body id = root + N * c, where
 /// root < N is the initial body it descends from and c its index in a binary
 /// heap (initial body 0, daughters of c are 2c + 1 and 2c + 2). Throws when
