@@ -70,6 +70,7 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       options.log = &std::cout;
       options.export_qp_steps = cl.export_qp_steps;
       options.export_qp_dir = cl.export_qp_dir;
+      options.restart_file = cl.restart_file;
       if (root)
         std::cout << "grains " << GRAINS_VERSION << ": " << config.source << " on "
                   << comm->getSize() << " rank(s)\n";

@@ -12,7 +12,7 @@ std::string usageText() {
 
 Usage:
   grains run [CONFIG] [--output DIR] [--steps N] [--set key.path=value ...] [--overwrite]
-             [--export-qp STEP[,STEP...] DIR]
+             [--export-qp STEP[,STEP...] DIR] [--restart CHECKPOINT]
   grains validate CONFIG [--set key.path=value ...]
   grains qp solve DIR --solver NAME [--tolerance X] [--max-iterations N]
              [--outer-iterations N] [--option KEY=VALUE ...] [--history FILE.csv]
@@ -40,6 +40,9 @@ Options:
                       non-empty output directory is an error.
   --export-qp S DIR   Write the contact QP of steps S (1-based, comma list) to
                       DIR/step_<S>/ (MatrixMarket; see docs/solvers.md).
+  --restart FILE      Continue the run from a checkpoint (or from the newest
+                      checkpoint in directory FILE) up to the configured
+                      step count, on any number of ranks (docs/restart.md).
   -h, --help          Show this help.
   --version           Show the version.
 
@@ -177,6 +180,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
       cl.overrides.push_back(arg.substr(6));
     } else if (arg == "--overwrite") {
       cl.overwrite = true;
+    } else if (arg == "--restart") {
+      cl.restart_file = value(arg);
+    } else if (arg.rfind("--restart=", 0) == 0) {
+      cl.restart_file = arg.substr(10);
     } else if (arg == "--export-qp") {
       cl.export_qp_steps = parseStepList(value(arg));
       cl.export_qp_dir = value(arg);
@@ -193,7 +200,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
       throw UsageError("--set '" + o + "': expected key.path=value");
   if (cl.command == CommandLine::Command::Validate) {
     if (!cl.config_path) throw UsageError("validate: expected a CONFIG file");
-    if (cl.output_dir || cl.steps || cl.overwrite || !cl.export_qp_steps.empty())
+    if (cl.output_dir || cl.steps || cl.overwrite || !cl.export_qp_steps.empty() || cl.restart_file)
       throw UsageError("validate: only --set is accepted besides CONFIG");
   }
   return cl;

@@ -2,6 +2,7 @@
 
 #include "grains/config/config_loader.hpp"
 #include "grains/dynamics/time_stepper.hpp"
+#include "grains/io/checkpoint.hpp"
 #include "grains/io/metrics_writer.hpp"
 #include "grains/io/output_directory.hpp"
 #include "grains/io/qp_export.hpp"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <ostream>
+#include <unordered_set>
 
 namespace grains {
 namespace {
@@ -55,6 +57,29 @@ std::vector<Body> ownedBodies(const BodyDomain& domain) {
                            domain.bodies().begin() + static_cast<long>(domain.numOwned()));
 }
 
+/// Collective: the checkpoint as read by this rank, with ConfigError for a
+/// file that cannot be used (bad input, like a bad config).
+CheckpointState loadRestart(const std::string& file, MPI_Comm comm) {
+  try {
+    return readCheckpoint(resolveCheckpoint(file), comm);
+  } catch (const CheckpointError& e) {
+    throw ConfigError(std::string("restart: ") + e.what());
+  }
+}
+
+/// The impulses this rank's warm start keeps after a restart: all of them if
+/// the partition was restored, else those of the contacts its bodies own.
+std::vector<WarmStartRecord> ownedRecords(const CheckpointState& restart,
+                                          const BodyDomain& domain) {
+  if (restart.same_layout) return restart.warm_start;
+  std::unordered_set<GlobalId> owned;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) owned.insert(domain.bodies()[i].gid);
+  std::vector<WarmStartRecord> out;
+  for (const WarmStartRecord& r : restart.warm_start)
+    if (owned.count(warmStartOwner(r.key)) > 0) out.push_back(r);
+  return out;
+}
+
 void writeEffectiveConfig(const SimulationConfig& config, const std::string& dir, int rank) {
   if (rank != 0) return;
   std::ofstream out(dir + "/config_used.yaml");
@@ -72,35 +97,80 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   const long total_steps = options.steps.value_or(config.simulation.totalSteps());
 
   // Bad input is detected before anything is written.
-  std::vector<Body> owned = generateBodies(config, rank, comm->getSize());
+  std::optional<CheckpointState> restart;
+  if (options.restart_file) {
+    restart = loadRestart(*options.restart_file, raw);
+    if (restart->step >= total_steps)
+      throw ConfigError("restart: the checkpoint is at step " + std::to_string(restart->step) +
+                        " and the run ends at step " + std::to_string(total_steps) +
+                        ": nothing to do (raise simulation.steps or pass --steps)");
+  }
+  std::vector<Body> owned =
+      restart ? std::move(restart->bodies) : generateBodies(config, rank, comm->getSize());
   double max_radius = 0.0;
   for (const Body& b : owned) max_radius = std::max(max_radius, boundingRadius(b));
-  max_radius = globalMax(*comm, max_radius);
+  max_radius = restart ? restart->initial_max_radius : globalMax(*comm, max_radius);
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
                                                   config.contact.friction);
 
   try {
-    prepareOutputDirectory(summary.output_dir, options.overwrite, raw);
+    // A restart continues the outputs of an existing directory (unless told
+    // to overwrite them).
+    if (restart && !options.overwrite)
+      continueOutputDirectory(summary.output_dir, raw);
+    else
+      prepareOutputDirectory(summary.output_dir, options.overwrite, raw);
   } catch (const std::runtime_error& e) {
     // Collective and deterministic: a usage problem, not a crash.
     throw ConfigError(std::string("output: ") + e.what());
   }
   writeEffectiveConfig(config, summary.output_dir, rank);
 
-  BodyDomain domain(comm, std::move(owned), config.parallel);
-  const long initial_bodies = domain.globalBodyCount();
+  // On as many ranks as the writer the partition is restored, so the run
+  // continues exactly as if it had not stopped; otherwise it is made afresh.
+  BodyDomain domain = restart && restart->same_layout
+                          ? BodyDomain(comm, std::move(owned), config.parallel, restart->layout)
+                          : BodyDomain(comm, std::move(owned), config.parallel);
+  const long initial_bodies = restart ? restart->initial_bodies : domain.globalBodyCount();
   TimeStepper stepper(stepperSettings(config, max_radius, initial_bodies), config.walls,
                       std::move(solver));
+  const long first_step = restart ? restart->step + 1 : 1;
+  if (restart) {
+    stepper.restoreWarmStart(ownedRecords(*restart, domain));
+    restart->warm_start.clear();
+    if (options.log != nullptr && rank == 0)
+      *options.log << "restarting after step " << restart->step << " (t=" << restart->time << " s, "
+                   << domain.globalBodyCount() << " bodies) from a checkpoint of " << restart->ranks
+                   << " rank(s)\n";
+  }
+  summary.first_step = first_step;
+  auto writeCheckpointNow = [&](long step, double time) {
+    CheckpointState state;
+    state.step = step;
+    state.time = time;
+    state.initial_bodies = initial_bodies;
+    state.initial_max_radius = max_radius;
+    state.config_yaml = configToYaml(config);
+    state.bodies = ownedBodies(domain);
+    state.warm_start = stepper.warmStartRecords();
+    state.layout = domain.layout();
+    const std::string path =
+        writeCheckpointKeeping(summary.output_dir, state, config.output.checkpoint_keep, raw);
+    if (options.log != nullptr && rank == 0)
+      *options.log << "checkpoint of step " << step << " written to " << path << "\n";
+  };
   // growth.max_generations = k: the run ends once the colony has 2^k times
   // its initial cell count.
   const int generations = config.growth.rate > 0.0 ? config.growth.max_generations : 0;
   const double target_bodies =
       generations > 0 ? std::ldexp(static_cast<double>(initial_bodies), generations) : 0.0;
-  MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw);
+  const bool append = restart && !options.overwrite;
+  MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw, append, first_step);
   std::optional<VtkSeriesWriter> vtk;
   if (config.output.vtk_every > 0) {
-    vtk.emplace(summary.output_dir, raw);
-    vtk->write(0, 0.0, ownedBodies(domain));
+    vtk.emplace(summary.output_dir, raw, append);
+    vtk->write(first_step - 1, static_cast<double>(first_step - 1) * config.simulation.dt,
+               ownedBodies(domain));
   }
 
   const double dt = config.simulation.dt;
@@ -128,8 +198,8 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   }
   const double run_start = MPI_Wtime();
   StepReport last;
-  long steps_run = 0;
-  for (long step = 1; step <= total_steps; ++step) {
+  long steps_run = first_step - 1;
+  for (long step = first_step; step <= total_steps; ++step) {
     steps_run = step;
     const double t0 = MPI_Wtime();
     last = stepper.step(domain, step - 1);
@@ -201,6 +271,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                     last.max_overlap, last.domain.load_imbalance, wall);
       *options.log << line << std::flush;
     }
+    if (config.output.checkpoint_every > 0 &&
+        (step % config.output.checkpoint_every == 0 || final_step))
+      writeCheckpointNow(step, time);
     if (final_step) break;
   }
   summary.steps = steps_run;

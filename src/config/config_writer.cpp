@@ -246,6 +246,8 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "vtk_every" << YAML::Value << c.output.vtk_every;
   out << YAML::Key << "log_every" << YAML::Value << c.output.log_every;
   out << YAML::Key << "metrics_every" << YAML::Value << c.output.metrics_every;
+  out << YAML::Key << "checkpoint_every" << YAML::Value << c.output.checkpoint_every;
+  out << YAML::Key << "checkpoint_keep" << YAML::Value << c.output.checkpoint_keep;
   out << YAML::EndMap;
 
   out << YAML::EndMap;
@@ -289,7 +291,8 @@ extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|
             radius (>0; torus: tube), half_length (>0, cylinder/spherocylinder),
             semi_axes (ellipsoid), major_radius (torus, >radius), axis ([0,0,1]) or
             orientation ([w,x,y,z]), mass (>0), position, velocity ([0,0,0]), force ([0,0,0])}
-output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1)
+output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1),
+            checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
 )";
 }
 

@@ -187,6 +187,8 @@ OutputSection parseOutput(MapReader s) {
   out.vtk_every = s.integer("vtk_every", out.vtk_every, Range::nonNegative());
   out.log_every = s.integer("log_every", out.log_every, Range::nonNegative());
   out.metrics_every = s.integer("metrics_every", out.metrics_every, Range::nonNegative());
+  out.checkpoint_every = s.integer("checkpoint_every", out.checkpoint_every, Range::nonNegative());
+  out.checkpoint_keep = s.integer("checkpoint_keep", out.checkpoint_keep, Range::atLeast(1));
   s.finish();
   return out;
 }

@@ -1,5 +1,7 @@
 #include "grains/constraint/warm_start.hpp"
 
+#include <algorithm>
+
 namespace grains {
 
 std::map<int, std::vector<WarmStartRecord>> WarmStartCache::extractDeparted(
@@ -7,7 +9,7 @@ std::map<int, std::vector<WarmStartRecord>> WarmStartCache::extractDeparted(
   std::map<int, std::vector<WarmStartRecord>> out;
   if (departed.empty()) return out;
   for (auto it = impulses_.begin(); it != impulses_.end();) {
-    const GlobalId owner_body = it->first.a >= 0 ? it->first.a : it->first.b;
+    const GlobalId owner_body = warmStartOwner(it->first);
     const auto moved = departed.find(owner_body);
     if (moved == departed.end()) {
       ++it;
@@ -21,6 +23,15 @@ std::map<int, std::vector<WarmStartRecord>> WarmStartCache::extractDeparted(
 
 void WarmStartCache::insert(const std::vector<WarmStartRecord>& records) {
   for (const auto& r : records) impulses_[r.key] = r.impulse;
+}
+
+std::vector<WarmStartRecord> WarmStartCache::records() const {
+  std::vector<WarmStartRecord> out;
+  out.reserve(impulses_.size());
+  for (const auto& [key, impulse] : impulses_) out.push_back(WarmStartRecord{key, impulse});
+  std::sort(out.begin(), out.end(),
+            [](const WarmStartRecord& x, const WarmStartRecord& y) { return x.key < y.key; });
+  return out;
 }
 
 void WarmStartCache::fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const {

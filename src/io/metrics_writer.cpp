@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -59,8 +60,9 @@ std::vector<std::string> columnsOf(const MetricsRow& row) {
   return names;
 }
 
-/// Reads the header of an existing CSV and cuts off a last line without '\n'.
-std::string readHeaderAndRepair(const fs::path& path) {
+/// Reads the header of an existing CSV and cuts off a last line without '\n'
+/// and every row from the first of step >= drop_from_step (if >= 0) on.
+std::string readHeaderAndRepair(const fs::path& path, long drop_from_step) {
   std::string content;
   {
     std::ifstream in(path, std::ios::binary);
@@ -74,8 +76,16 @@ std::string readHeaderAndRepair(const fs::path& path) {
     fs::resize_file(path, 0);  // not even a full header: start over
     return {};
   }
-  const std::size_t last_newline = content.rfind('\n');
-  if (last_newline + 1 != content.size()) fs::resize_file(path, last_newline + 1);
+  std::size_t keep = content.rfind('\n') + 1;
+  if (drop_from_step >= 0) {
+    for (std::size_t row = header_end + 1; row < keep; row = content.find('\n', row) + 1) {
+      if (std::strtol(content.c_str() + row, nullptr, 10) >= drop_from_step) {
+        keep = row;
+        break;
+      }
+    }
+  }
+  if (keep != content.size()) fs::resize_file(path, keep);
   std::string header = content.substr(0, header_end);
   if (!header.empty() && header.back() == '\r') header.pop_back();
   return header;
@@ -90,7 +100,8 @@ const std::vector<std::string>& MetricsWriter::fixedColumns() {
   return columns;
 }
 
-MetricsWriter::MetricsWriter(const std::string& path, MPI_Comm comm, bool append_existing)
+MetricsWriter::MetricsWriter(const std::string& path, MPI_Comm comm, bool append_existing,
+                             long drop_from_step)
     : path_(path), comm_(comm) {
   rank_ = io_detail::commRank(comm_);
   std::string error;
@@ -99,7 +110,7 @@ MetricsWriter::MetricsWriter(const std::string& path, MPI_Comm comm, bool append
     try {
       const bool append = append_existing && fs::exists(path_);
       if (append) {
-        header = readHeaderAndRepair(path_);
+        header = readHeaderAndRepair(path_, drop_from_step);
         if (!header.empty()) {
           const std::vector<std::string> names = splitHeader(header);
           const auto& fixed = fixedColumns();

@@ -26,7 +26,7 @@ void removeGrainsOutputs(const fs::path& dir) {
   for (const auto& path : doomed) fs::remove_all(path);
 }
 
-void prepareOnRoot(const std::string& dir, bool overwrite) {
+void prepareOnRoot(const std::string& dir, bool overwrite, bool keep_existing) {
   if (dir.empty()) throw std::runtime_error("output directory path is empty");
   const fs::path path(dir);
   const fs::file_status status = fs::status(path);
@@ -37,7 +37,7 @@ void prepareOnRoot(const std::string& dir, bool overwrite) {
   if (!fs::is_directory(status)) {
     throw std::runtime_error("output path '" + dir + "' exists and is not a directory");
   }
-  if (fs::is_empty(path)) return;
+  if (keep_existing || fs::is_empty(path)) return;
   if (!overwrite) {
     throw std::runtime_error("output directory '" + dir +
                              "' already exists and is not empty; pass --overwrite to replace "
@@ -53,11 +53,14 @@ bool isGrainsOutputName(const std::string& file_name) {
          endsWith(file_name, ".pvd.tmp");
 }
 
-void prepareOutputDirectory(const std::string& dir, bool overwrite, MPI_Comm comm) {
+namespace {
+
+void prepareCollectively(const std::string& dir, bool overwrite, bool keep_existing,
+                         MPI_Comm comm) {
   std::string error;
   if (io_detail::commRank(comm) == 0) {
     try {
-      prepareOnRoot(dir, overwrite);
+      prepareOnRoot(dir, overwrite, keep_existing);
     } catch (const fs::filesystem_error& e) {
       error = "cannot prepare output directory '" + dir + "': " + e.what();
     } catch (const std::exception& e) {
@@ -65,6 +68,16 @@ void prepareOutputDirectory(const std::string& dir, bool overwrite, MPI_Comm com
     }
   }
   io_detail::throwIfAnyFailed(error, comm);
+}
+
+}  // namespace
+
+void prepareOutputDirectory(const std::string& dir, bool overwrite, MPI_Comm comm) {
+  prepareCollectively(dir, overwrite, false, comm);
+}
+
+void continueOutputDirectory(const std::string& dir, MPI_Comm comm) {
+  prepareCollectively(dir, false, true, comm);
 }
 
 }  // namespace grains

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 namespace grains {
 
@@ -20,6 +22,31 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
   num_owned_ = bodies_.size();
   std::sort(bodies_.begin(), bodies_.end(), byGid);
   repartition();
+}
+
+BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings,
+                       const DomainLayout& layout)
+    : comm_(std::move(comm)), settings_(settings), bodies_(std::move(owned)) {
+  const std::size_t ranks = static_cast<std::size_t>(comm_->getSize());
+  if (ranks > 1 && layout.boxes.size() != ranks)
+    throw std::invalid_argument("BodyDomain: the layout has " +
+                                std::to_string(layout.boxes.size()) + " boxes for " +
+                                std::to_string(ranks) + " ranks");
+  MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
+  num_owned_ = bodies_.size();
+  std::sort(bodies_.begin(), bodies_.end(), byGid);
+  if (ranks > 1) boxes_ = BoxDecomposition(layout.boxes, comm_->getRank());
+  last_repartition_step_ = layout.last_repartition_step;
+  repartitions_ = layout.repartitions;
+}
+
+DomainLayout BodyDomain::layout() const {
+  DomainLayout out;
+  if (comm_->getSize() > 1)
+    for (int k = 0; k < boxes_.numRanks(); ++k) out.boxes.push_back(boxes_.box(k));
+  out.last_repartition_step = last_repartition_step_;
+  out.repartitions = repartitions_;
+  return out;
 }
 
 BodyDomain::~BodyDomain() {

@@ -30,6 +30,7 @@ struct CommandLine {
   bool overwrite = false;
   std::vector<long> export_qp_steps;  ///< run --export-qp STEP[,STEP...] DIR (1-based steps)
   std::string export_qp_dir;
+  std::optional<std::string> restart_file;  ///< run --restart FILE
   QpSolveRequest qp;
 };
 

@@ -17,10 +17,13 @@ struct RunOptions {
   std::ostream* log = nullptr;            ///< progress lines (rank 0); null = silent
   std::vector<long> export_qp_steps;      ///< 1-based steps whose QP is written...
   std::string export_qp_dir;              ///< ...to export_qp_dir/step_<N>/
+  /// Continue from this checkpoint (docs/restart.md) instead of generating bodies.
+  std::optional<std::string> restart_file;
 };
 
 struct RunSummary {
-  long steps = 0;
+  long first_step = 1;  ///< > 1 after a restart
+  long steps = 0;       ///< the last step run
   double time = 0.0;
   long bodies = 0;
   long contacts = 0;

@@ -137,6 +137,9 @@ struct OutputSection {
   long vtk_every = 0;    ///< 0 = no VTK output
   long log_every = 100;  ///< progress line on rank 0; 0 = silent
   long metrics_every = 1;
+  /// Checkpoint (docs/restart.md) every N steps and at the end; 0 = none.
+  long checkpoint_every = 0;
+  long checkpoint_keep = 2;  ///< newest checkpoints kept in the output directory (>= 1)
 };
 
 /// One body placed explicitly (an intruder, a heavy lid, a probe), appended

@@ -17,6 +17,10 @@ struct WarmStartRecord {
   std::array<double, 3> impulse{};
 };
 
+/// The body whose owner keeps a contact's impulse: key.a, or the body of a
+/// wall contact.
+inline GlobalId warmStartOwner(const ContactKey& key) { return key.a >= 0 ? key.a : key.b; }
+
 class WarmStartCache {
  public:
   /// Remove and return the entries whose owning body (key.a, or the body of
@@ -30,6 +34,8 @@ class WarmStartCache {
   /// Remember the impulses of this step's contacts (forgets the rest).
   void store(const std::vector<Contact>& contacts, int block, const Vector& gamma);
   std::size_t size() const { return impulses_.size(); }
+  /// Every entry, sorted by key (checkpoints).
+  std::vector<WarmStartRecord> records() const;
 
  private:
   std::unordered_map<ContactKey, std::array<double, 3>, ContactKeyHash> impulses_;

@@ -89,6 +89,12 @@ class TimeStepper {
   const std::vector<double>& lastImpulses() const { return last_impulses_; }
   /// Contact detection distance used in the last step [m].
   double lastEnvelope() const { return last_envelope_; }
+  /// The remembered impulses of this rank's contacts (checkpoints), and
+  /// their restoration on the rank owning each contact's body (restarts).
+  std::vector<WarmStartRecord> warmStartRecords() const { return warm_start_.records(); }
+  void restoreWarmStart(const std::vector<WarmStartRecord>& records) {
+    warm_start_.insert(records);
+  }
 
  private:
   StepperSettings settings_;

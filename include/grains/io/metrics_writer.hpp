@@ -35,9 +35,11 @@ class MetricsWriter {
   /// Collective. Rank 0 opens `path` (truncating it, unless `append_existing`
   /// and the file exists: then its header is kept, later rows must match it,
   /// and a last line cut short by a killed run is dropped). The header is
-  /// written with the first row. Throws std::runtime_error on every rank if
-  /// rank 0 cannot open or parse the file.
-  MetricsWriter(const std::string& path, MPI_Comm comm, bool append_existing = false);
+  /// written with the first row. Rows of step >= `drop_from_step` (if >= 0)
+  /// are dropped from an appended file: a restart recomputes them. Throws
+  /// std::runtime_error on every rank if rank 0 cannot open or parse the file.
+  MetricsWriter(const std::string& path, MPI_Comm comm, bool append_existing = false,
+                long drop_from_step = -1);
 
   /// Collective. Rank 0 writes and flushes one row. Doubles are written with
   /// the fewest digits (15..17) that parse back to the same value. Throws

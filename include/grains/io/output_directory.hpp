@@ -18,6 +18,10 @@ namespace grains {
 /// ...) is thrown as std::runtime_error on every rank.
 void prepareOutputDirectory(const std::string& dir, bool overwrite, MPI_Comm comm);
 
+/// Collective over `comm`: as prepareOutputDirectory, but an existing
+/// directory is used as it is (a restart continuing the outputs there).
+void continueOutputDirectory(const std::string& dir, MPI_Comm comm);
+
 /// True for the names prepareOutputDirectory(..., overwrite=true) removes from
 /// the top level of the output directory.
 bool isGrainsOutputName(const std::string& file_name);

@@ -29,9 +29,22 @@ struct DomainStats {
   long repartitions = 0;  ///< total so far
 };
 
+/// The partition state a checkpoint stores, so that a restart on the same
+/// number of ranks continues exactly where the run stopped.
+struct DomainLayout {
+  std::vector<RankBox> boxes;  ///< one per rank; empty on one rank
+  long last_repartition_step = 0;
+  long repartitions = 0;
+};
+
 class BodyDomain {
  public:
+  /// Collective: partitions the bodies (Zoltan2) and moves them to their owners.
   BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings = {});
+  /// Collective: keeps `owned` on this rank and restores `layout` (one box per
+  /// rank of comm, or none on one rank), without repartitioning.
+  BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings,
+             const DomainLayout& layout);
   ~BodyDomain();
   BodyDomain(const BodyDomain&) = delete;
   BodyDomain& operator=(const BodyDomain&) = delete;
@@ -48,6 +61,7 @@ class BodyDomain {
   /// Owning rank of bodies()[i] (this rank for i < numOwned()).
   int ownerRank(std::size_t i) const;
   const BoxDecomposition& decomposition() const { return boxes_; }
+  DomainLayout layout() const;
 
   /// Collective: repartition if the load imbalance exceeds the threshold (and
   /// the last repartition is old enough) or the periodic interval is due.

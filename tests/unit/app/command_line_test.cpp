@@ -19,6 +19,15 @@ TEST(CommandLine, RunWithEverything) {
   EXPECT_TRUE(cl.overwrite);
 }
 
+TEST(CommandLine, RestartFile) {
+  EXPECT_EQ(parseCommandLine({"run", "pile.yaml", "--restart", "out/c.h5"}).restart_file.value(),
+            "out/c.h5");
+  EXPECT_EQ(parseCommandLine({"run", "--restart=out"}).restart_file.value(), "out");
+  EXPECT_FALSE(parseCommandLine({"run", "pile.yaml"}).restart_file.has_value());
+  EXPECT_THROW(parseCommandLine({"run", "--restart"}), UsageError);
+  EXPECT_THROW(parseCommandLine({"validate", "a.yaml", "--restart", "c.h5"}), UsageError);
+}
+
 TEST(CommandLine, ExportQpStepsAndDirectory) {
   const auto cl = parseCommandLine({"run", "pile.yaml", "--export-qp", "5,200,17", "qpdir"});
   EXPECT_EQ(cl.export_qp_steps, (std::vector<long>{5, 200, 17}));

@@ -159,6 +159,50 @@ struct BadInput {
   const char* expected;  ///< must appear in the message
 };
 
+// Checkpoints every 3 steps (and at the end); a restart from the first one
+// runs the remaining steps; unusable restarts are bad input (exit 2).
+TEST_F(GrainsCli, CheckpointAndRestart) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --set output.checkpoint_every=4 --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out / "checkpoint_00000004.h5"));
+  EXPECT_TRUE(fs::exists(out / "checkpoint_00000006.h5"));  // the last step
+
+  const fs::path resumed = dir_ / "resumed";
+  const auto again =
+      runGrains("run " + cfg + " --output " + resumed.string() +
+                " --set output.vtk_every=0 --restart " + (out / "checkpoint_00000004.h5").string());
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.output.find("restarting after step 4"), std::string::npos) << again.output;
+  const std::string metrics = read(resumed / "metrics.csv");
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);  // header + steps 5, 6
+  EXPECT_EQ(metrics.find("\n5,"), metrics.find('\n'));
+
+  // Restarting into the run's own directory continues its outputs: the
+  // recomputed steps replace their metrics rows.
+  const std::string before = read(out / "metrics.csv");
+  const auto in_place = runGrains("run " + cfg + " --output " + out.string() +
+                                  " --set output.vtk_every=0 --restart " +
+                                  (out / "checkpoint_00000004.h5").string());
+  ASSERT_EQ(in_place.status, 0) << in_place.output;
+  const std::string after = read(out / "metrics.csv");
+  EXPECT_EQ(std::count(after.begin(), after.end(), '\n'), 7);  // header + steps 1..6
+  EXPECT_EQ(after.substr(0, after.find("\n5,")), before.substr(0, before.find("\n5,")));
+
+  const auto missing = runGrains("run " + cfg + " --output " + (dir_ / "x").string() +
+                                 " --restart " + (dir_ / "none.h5").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("none.h5' does not exist"), std::string::npos) << missing.output;
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+  // A directory means its newest checkpoint: step 6 of 6, nothing left to run.
+  const auto done =
+      runGrains("run " + cfg + " --output " + (dir_ / "y").string() + " --restart " + out.string());
+  EXPECT_EQ(done.status, 2);
+  EXPECT_NE(done.output.find("checkpoint is at step 6"), std::string::npos) << done.output;
+}
+
 TEST_F(GrainsCli, BadInputIsRejectedWithExitTwoAndNothingWritten) {
   const std::string base(kSmallPile);
   auto replace = [&](const std::string& from, const std::string& to) {

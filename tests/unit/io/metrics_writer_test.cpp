@@ -216,6 +216,21 @@ TEST(MetricsWriter, AppendKeepsHeaderAndDropsTornLastLine) {
   EXPECT_THROW(writer.writeRow(wrong), std::runtime_error);
 }
 
+TEST(MetricsWriter, AppendDropsTheRowsARestartRecomputes) {
+  TempDir tmp;
+  const std::string path = tmp / "metrics.csv";
+  {
+    MetricsWriter writer(path, MPI_COMM_SELF);
+    for (int step = 1; step <= 4; ++step) writer.writeRow(sampleRow(step));
+  }
+  MetricsWriter writer(path, MPI_COMM_SELF, /*append_existing=*/true, /*drop_from_step=*/3);
+  writer.writeRow(sampleRow(3));
+  const auto lines = splitLines(io_test::readText(path));
+  ASSERT_EQ(lines.size(), 4u);  // header, 1, 2, 3
+  expectRowEquals(splitFields(lines[2]), sampleRow(2));
+  expectRowEquals(splitFields(lines[3]), sampleRow(3));
+}
+
 TEST(MetricsWriter, AppendToMissingFileStartsFresh) {
   TempDir tmp;
   const std::string path = tmp / "metrics.csv";
