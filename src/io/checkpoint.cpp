@@ -77,6 +77,19 @@ Handle collectiveTransfer() {
   return dxpl;
 }
 
+/// Selects this rank's rows [first, first + rows) of the file space and the
+/// whole memory space, or nothing in both when it has no rows.
+void selectRows(hid_t file_space, hid_t memory_space, hsize_t first, const hsize_t (&mine)[2]) {
+  if (mine[0] > 0) {
+    const hsize_t start[2] = {first, 0};
+    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, mine, nullptr),
+          "cannot select a hyperslab");
+  } else {
+    check(H5Sselect_none(file_space), "cannot select nothing");
+    check(H5Sselect_none(memory_space), "cannot select nothing");
+  }
+}
+
 /// Collective: a 2-d dataset of rows of `row_len` elements; each rank writes
 /// its `rows` rows after those of the lower ranks.
 void writeRows(hid_t file, const char* name, hid_t type, const void* data, unsigned long long rows,
@@ -92,14 +105,7 @@ void writeRows(hid_t file, const char* name, hid_t type, const void* data, unsig
   if (total == 0) return;  // HDF5 refuses transfers to an empty dataset (same on every rank)
   const hsize_t mine[2] = {rows, row_len};
   Handle memory_space(H5Screate_simple(2, mine, nullptr), H5Sclose, "cannot create a dataspace");
-  if (rows > 0) {
-    const hsize_t start[2] = {offset, 0};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, mine, nullptr),
-          "cannot select a hyperslab");
-  } else {
-    check(H5Sselect_none(file_space), "cannot select nothing");
-    check(H5Sselect_none(memory_space), "cannot select nothing");
-  }
+  selectRows(file_space, memory_space, offset, mine);
   const char dummy = 0;  // HDF5 wants a buffer even for an empty selection
   Handle dxpl = collectiveTransfer();
   check(H5Dwrite(dataset, type, memory_space, file_space, dxpl, rows > 0 ? data : &dummy),
@@ -137,14 +143,7 @@ std::vector<T> readRows(hid_t file, const char* name, hid_t type, hsize_t row_le
   Handle file_space(H5Dget_space(dataset), H5Sclose, "cannot get a dataspace");
   const hsize_t mine[2] = {rows, row_len};
   Handle memory_space(H5Screate_simple(2, mine, nullptr), H5Sclose, "cannot create a dataspace");
-  if (rows > 0) {
-    const hsize_t start[2] = {first, 0};
-    check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, mine, nullptr),
-          "cannot select a hyperslab");
-  } else {
-    check(H5Sselect_none(file_space), "cannot select nothing");
-    check(H5Sselect_none(memory_space), "cannot select nothing");
-  }
+  selectRows(file_space, memory_space, first, mine);
   char dummy = 0;
   Handle dxpl = collectiveTransfer();
   check(H5Dread(dataset, type, memory_space, file_space, dxpl,
