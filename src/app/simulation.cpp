@@ -138,9 +138,11 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   if (restart) {
     stepper.restoreWarmStart(ownedRecords(*restart, domain));
     restart->warm_start.clear();
+    // globalBodyCount() is collective: every rank calls it, rank 0 prints.
+    const long restarted_bodies = domain.globalBodyCount();
     if (options.log != nullptr && rank == 0)
       *options.log << "restarting after step " << restart->step << " (t=" << restart->time << " s, "
-                   << domain.globalBodyCount() << " bodies) from a checkpoint of " << restart->ranks
+                   << restarted_bodies << " bodies) from a checkpoint of " << restart->ranks
                    << " rank(s)\n";
   }
   summary.first_step = first_step;
