@@ -2,6 +2,7 @@
 // Only this driver decides to exit; the library reports errors by exceptions.
 #include "grains/app/command_line.hpp"
 #include "grains/app/qp_lab.hpp"
+#include "grains/app/run_fault.hpp"
 #include "grains/app/simulation.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/scenario/body_generator.hpp"
@@ -80,8 +81,9 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
                   << summary.bodies << " bodies, " << summary.contacts << " contacts ("
                   << summary.active_contacts << " active), KE=" << summary.kinetic_energy
                   << " J, max overlap=" << summary.max_overlap << " m, "
-                  << summary.unconverged_steps << " unconverged steps, " << summary.wall_seconds
-                  << " s wall; output in " << summary.output_dir << "\n";
+                  << summary.unconverged_steps << " unconverged steps, " << summary.retried_steps
+                  << " retried steps, " << summary.removed_bodies << " bodies removed, "
+                  << summary.wall_seconds << " s wall; output in " << summary.output_dir << "\n";
       return 0;
     }
   }
@@ -102,6 +104,10 @@ int main(int argc, char** argv) {
     // Deterministic on every rank: each rank returns the same code.
     if (root) std::cerr << "grains: error: " << e.what() << "\n(see grains --help)\n";
     return kExitUsage;
+  } catch (const grains::RunFault& e) {
+    // Detected on every rank together: reported once, no abort needed.
+    if (root) std::cerr << "grains: error: " << e.what() << "\n";
+    return kExitRuntime;
   } catch (const grains::ConfigError& e) {
     if (root) std::cerr << "grains: error: " << e.what() << "\n";
     return kExitUsage;

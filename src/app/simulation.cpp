@@ -1,5 +1,8 @@
 #include "grains/app/simulation.hpp"
 
+#include "grains/app/collective_errors.hpp"
+#include "grains/app/run_fault.hpp"
+#include "grains/app/step_supervisor.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/io/checkpoint.hpp"
@@ -16,7 +19,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <ostream>
+#include <sstream>
 #include <unordered_set>
 
 namespace grains {
@@ -105,8 +110,10 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                         " and the run ends at step " + std::to_string(total_steps) +
                         ": nothing to do (raise simulation.steps or pass --steps)");
   }
-  std::vector<Body> owned =
-      restart ? std::move(restart->bodies) : generateBodies(config, rank, comm->getSize());
+  // A generator may reject input on some ranks only (their share of a file).
+  std::vector<Body> owned = restart ? std::move(restart->bodies) : agreeOnConfigErrors(*comm, [&] {
+    return generateBodies(config, rank, comm->getSize());
+  });
   double max_radius = 0.0;
   for (const Body& b : owned) max_radius = std::max(max_radius, boundingRadius(b));
   max_radius = restart ? restart->initial_max_radius : globalMax(*comm, max_radius);
@@ -146,7 +153,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    << " rank(s)\n";
   }
   summary.first_step = first_step;
-  auto writeCheckpointNow = [&](long step, double time) {
+  auto checkpointState = [&](long step, double time) {
     CheckpointState state;
     state.step = step;
     state.time = time;
@@ -156,8 +163,11 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
     state.bodies = ownedBodies(domain);
     state.warm_start = stepper.warmStartRecords();
     state.layout = domain.layout();
-    const std::string path =
-        writeCheckpointKeeping(summary.output_dir, state, config.output.checkpoint_keep, raw);
+    return state;
+  };
+  auto writeCheckpointNow = [&](long step, double time) {
+    const std::string path = writeCheckpointKeeping(summary.output_dir, checkpointState(step, time),
+                                                    config.output.checkpoint_keep, raw);
     if (options.log != nullptr && rank == 0)
       *options.log << "checkpoint of step " << step << " written to " << path << "\n";
   };
@@ -198,17 +208,56 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       }
     });
   }
+  // A fault that ends the run leaves the last good state (before the failing
+  // step) in an emergency checkpoint beside the regular ones.
+  auto writeEmergencyCheckpoint = [&](long step) -> std::string {
+    std::ostringstream name;
+    name << summary.output_dir << "/emergency_checkpoint_" << std::setw(8) << std::setfill('0')
+         << step << ".h5";
+    try {
+      writeCheckpoint(name.str(), checkpointState(step, static_cast<double>(step) * dt), raw);
+      return "the state after step " + std::to_string(step) + " is in " + name.str() +
+             " (restart with --restart " + name.str() + ")";
+    } catch (const std::exception& e) {
+      return std::string("writing the emergency checkpoint failed: ") + e.what();
+    }
+  };
+  StepSupervisor supervisor(stepper, supervisorSettings(config));
+  // Warnings go to the log, the first kShownWarnings of them; the metrics
+  // columns count every event.
+  constexpr long kShownWarnings = 20;
+  long warnings_seen = 0;
+  auto logWarnings = [&](const std::vector<std::string>& lines) {
+    for (const std::string& line : lines) {
+      ++warnings_seen;
+      if (options.log == nullptr || rank != 0 || warnings_seen > kShownWarnings + 1) continue;
+      if (warnings_seen == kShownWarnings + 1)
+        *options.log << "warning: further warnings are not shown (metrics.csv counts them in "
+                        "converged, halvings and bodies_removed)\n";
+      else
+        *options.log << "warning: " << line << "\n";
+    }
+  };
   const double run_start = MPI_Wtime();
   StepReport last;
   long steps_run = first_step - 1;
   for (long step = first_step; step <= total_steps; ++step) {
     steps_run = step;
     const double t0 = MPI_Wtime();
-    last = stepper.step(domain, step - 1);
+    SupervisedStep done;
+    try {
+      done = supervisor.advance(domain, step);
+    } catch (const RunFault& fault) {
+      throw RunFault(std::string(fault.what()) + "; " + writeEmergencyCheckpoint(step - 1));
+    }
+    last = done.report;
+    logWarnings(done.warnings);
     double wall = MPI_Wtime() - t0;
     wall = globalMax(*comm, wall);
     const double time = static_cast<double>(step) * dt;
-    if (!last.solve.converged) ++summary.unconverged_steps;
+    if (done.unconverged) ++summary.unconverged_steps;
+    if (done.halvings > 0) ++summary.retried_steps;
+    summary.removed_bodies += done.removed;
     const bool final_step =
         step == total_steps ||
         (target_bodies > 0.0 && static_cast<double>(last.bodies) >= target_bodies);
@@ -223,7 +272,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       row.iterations = last.solve.iterations;
       row.residual = last.solve.residual;
       row.objective = last.solve.objective;
-      row.converged = last.solve.converged;
+      row.converged = !done.unconverged;
       row.max_overlap = last.max_overlap;
       row.kinetic_energy = last.kinetic_energy;
       row.wall_s = wall;
@@ -251,7 +300,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    {"max_true_overlap", last.max_true_overlap},
                    {"max_constraint_overlap", last.max_constraint_overlap},
                    {"time_relcp_s", last.time_relcp},
-                   {"divisions", static_cast<double>(last.divisions)}};
+                   {"divisions", static_cast<double>(last.divisions)},
+                   {"halvings", static_cast<double>(done.halvings)},
+                   {"bodies_removed", static_cast<double>(done.removed)}};
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || final_step)) {

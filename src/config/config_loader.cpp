@@ -112,6 +112,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);
   config.parallel = config_detail::parseParallel(top.map("parallel"));
   config.output = config_detail::parseOutput(top.map("output"));
+  config.domain = config_detail::parseDomain(top.map("domain"));
   top.finish();
   return config;
 }

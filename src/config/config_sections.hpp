@@ -22,5 +22,6 @@ GrowthSection parseGrowth(MapReader section);
 SolverSection parseSolver(MapReader section, FrictionModel friction);
 OutputSection parseOutput(MapReader section);
 ParallelSection parseParallel(MapReader section);
+DomainSection parseDomain(MapReader section);
 
 }  // namespace grains::config_detail

@@ -223,6 +223,11 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "max_iterations" << YAML::Value << c.solver.settings.max_iterations;
   out << YAML::Key << "outer_iterations" << YAML::Value << c.solver.settings.outer_iterations;
   out << YAML::Key << "outer_tolerance" << YAML::Value << num(c.solver.settings.outer_tolerance);
+  out << YAML::Key << "on_unconverged" << YAML::Value
+      << (c.solver.on_unconverged == UnconvergedPolicy::Retry   ? "retry"
+          : c.solver.on_unconverged == UnconvergedPolicy::Abort ? "abort"
+                                                                : "warn");
+  out << YAML::Key << "max_halvings" << YAML::Value << c.solver.max_halvings;
   if (!c.solver.settings.options.empty()) {
     out << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, value] : c.solver.settings.options) {
@@ -248,6 +253,15 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "metrics_every" << YAML::Value << c.output.metrics_every;
   out << YAML::Key << "checkpoint_every" << YAML::Value << c.output.checkpoint_every;
   out << YAML::Key << "checkpoint_keep" << YAML::Value << c.output.checkpoint_keep;
+  out << YAML::EndMap;
+
+  out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap;
+  if (c.domain.bounded) {
+    emitVec3(out, "min", c.domain.min);
+    emitVec3(out, "max", c.domain.max);
+  }
+  out << YAML::Key << "on_exit" << YAML::Value
+      << (c.domain.on_exit == DomainExitPolicy::Abort ? "abort" : "remove");
   out << YAML::EndMap;
 
   out << YAML::EndMap;
@@ -284,6 +298,7 @@ growth:     rate (>=0, 0 = off; >0 needs spherocylinders), division_length (>0, 
             reorientation_deg ([0,90), 0.01), max_generations (int >=0, 0 = no limit)
 solver:     name (registered solver, bbpgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
+            on_unconverged (warn|retry|abort, warn), max_halvings (int 1..20, 3; retry),
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20)
@@ -293,6 +308,8 @@ extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|
             orientation ([w,x,y,z]), mass (>0), position, velocity ([0,0,0]), force ([0,0,0])}
 output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1),
             checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
+domain:     min, max ([x,y,z], both or neither; none = unbounded),
+            on_exit (remove|abort, remove): bodies leaving the box
 )";
 }
 

@@ -160,6 +160,12 @@ SolverSection parseSolver(MapReader s, FrictionModel friction) {
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
   out.settings.outer_tolerance =
       s.number("outer_tolerance", out.settings.outer_tolerance, Range::nonNegative());
+  const std::string policy = s.choice("on_unconverged", "warn", {"warn", "retry", "abort"});
+  out.on_unconverged = policy == "retry"   ? UnconvergedPolicy::Retry
+                       : policy == "abort" ? UnconvergedPolicy::Abort
+                                           : UnconvergedPolicy::Warn;
+  out.max_halvings =
+      static_cast<int>(s.integer("max_halvings", out.max_halvings, Range::closed(1.0, 20.0)));
   parseSolverOptions(s, *entry, out.settings);
   for (const auto& spec : entry->options)
     out.settings.options.emplace(spec.name, spec.default_value);
@@ -189,6 +195,25 @@ OutputSection parseOutput(MapReader s) {
   out.metrics_every = s.integer("metrics_every", out.metrics_every, Range::nonNegative());
   out.checkpoint_every = s.integer("checkpoint_every", out.checkpoint_every, Range::nonNegative());
   out.checkpoint_keep = s.integer("checkpoint_keep", out.checkpoint_keep, Range::atLeast(1));
+  s.finish();
+  return out;
+}
+
+DomainSection parseDomain(MapReader s) {
+  DomainSection out;
+  const bool has_min = s.has("min");
+  const bool has_max = s.has("max");
+  if (has_min || has_max) {
+    if (!has_min) s.failMissing("min", "the lower corner [x, y, z] (max is given)");
+    if (!has_max) s.failMissing("max", "the upper corner [x, y, z] (min is given)");
+    out.bounded = true;
+    out.min = s.requiredVec3("min");
+    out.max = s.requiredVec3("max");
+    if (!(out.max.array() > out.min.array()).all())
+      s.fail("max", "a corner greater than domain.min in every component");
+  }
+  const std::string policy = s.choice("on_exit", "remove", {"remove", "abort"});
+  out.on_exit = policy == "abort" ? DomainExitPolicy::Abort : DomainExitPolicy::Remove;
   s.finish();
   return out;
 }

@@ -34,4 +34,20 @@ double globalMin(const Comm& comm, double value) {
 long globalMax(const Comm& comm, long value) { return reduce(comm, value, MPI_LONG, MPI_MAX); }
 long globalMin(const Comm& comm, long value) { return reduce(comm, value, MPI_LONG, MPI_MIN); }
 
+int lowestRankWhere(const Comm& comm, bool flag) {
+  const int none = comm.getSize();
+  const int lowest = reduce(comm, flag ? comm.getRank() : none, MPI_INT, MPI_MIN);
+  return lowest == none ? -1 : lowest;
+}
+
+std::string broadcastString(const Comm& comm, int root, const std::string& text) {
+  const MPI_Comm raw = rawMpiComm(comm);
+  long size = static_cast<long>(text.size());
+  MPI_Bcast(&size, 1, MPI_LONG, root, raw);
+  std::string out =
+      comm.getRank() == root ? text : std::string(static_cast<std::size_t>(size), ' ');
+  MPI_Bcast(out.data(), static_cast<int>(size), MPI_CHAR, root, raw);
+  return out;
+}
+
 }  // namespace grains

@@ -31,7 +31,9 @@ struct RunSummary {
   double kinetic_energy = 0.0;
   double max_overlap = 0.0;
   double wall_seconds = 0.0;
-  long unconverged_steps = 0;
+  long unconverged_steps = 0;  ///< kept without reaching the solver tolerance
+  long retried_steps = 0;      ///< redone with a halved dt (solver.on_unconverged = retry)
+  long removed_bodies = 0;     ///< removed for leaving the domain box
   std::string output_dir;
 };
 

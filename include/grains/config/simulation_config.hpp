@@ -30,7 +30,7 @@ struct SimulationSection {
   /// Monolayer: bodies move in the x-y plane only (no z velocity, rotation
   /// about z only); exact for coplanar rods, whose contact normals lie in the plane.
   bool planar = false;
-  long totalSteps() const;               ///< steps, or ceil(end_time / dt)
+  long totalSteps() const;  ///< steps, or ceil(end_time / dt)
 };
 
 /// How bodies are created.
@@ -48,16 +48,16 @@ struct Region {
 };
 
 struct BodiesSection {
-  std::string shape = "sphere";  ///< sphere | spherocylinder | ellipsoid | torus
-  double radius = 0.1;           ///< [m] > 0 (torus: tube radius)
-  double half_length = 0.0;      ///< spherocylinder: half the segment length [m]
-  Vec3 semi_axes = Vec3::Ones();  ///< ellipsoid: semi-axes along body x, y, z [m]
-  double major_radius = 1.0;     ///< torus: centre-circle radius [m]
+  std::string shape = "sphere";     ///< sphere | spherocylinder | ellipsoid | torus
+  double radius = 0.1;              ///< [m] > 0 (torus: tube radius)
+  double half_length = 0.0;         ///< spherocylinder: half the segment length [m]
+  Vec3 semi_axes = Vec3::Ones();    ///< ellipsoid: semi-axes along body x, y, z [m]
+  double major_radius = 1.0;        ///< torus: centre-circle radius [m]
   bool random_orientation = false;  ///< random: uniformly random orientations
   /// random: if set, bodies are placed in a cube centred on the region's
   /// centre whose size gives this volume fraction (0 < phi < 0.5).
   std::optional<double> volume_fraction;
-  int rings_x = 4, rings_y = 4;  ///< chainmail: flat rings along x and y
+  int rings_x = 4, rings_y = 4;   ///< chainmail: flat rings along x and y
   double radius_spread = 0.0;     ///< relative uniform spread in [0, 0.5): r*(1 +- spread)
   std::optional<double> density;  ///< [kg/m^3]; exactly one of density / mass
   std::optional<double> mass;     ///< [kg] per body
@@ -114,9 +114,27 @@ struct GrowthSection {
   int max_generations = 0;
 };
 
+/// What a step does when the solver stops short of its tolerance
+/// (docs/reliability.md): keep the result and count it, redo the step as 2,
+/// 4, ... substeps of dt / 2^k, or end the run.
+enum class UnconvergedPolicy : int { Warn = 0, Retry = 1, Abort = 2 };
+
 struct SolverSection {
   std::string name = "bbpgd";
   SolverSettings settings;  ///< tolerance, max_iterations, options (validated)
+  UnconvergedPolicy on_unconverged = UnconvergedPolicy::Warn;
+  int max_halvings = 3;  ///< retry: dt is halved at most this many times (1..20)
+};
+
+/// The region bodies must stay in; one that leaves is removed (with a
+/// warning naming it) or ends the run. Unbounded unless min/max are given.
+enum class DomainExitPolicy : int { Remove = 0, Abort = 1 };
+
+struct DomainSection {
+  bool bounded = false;
+  Vec3 min = Vec3::Zero();  ///< [m]
+  Vec3 max = Vec3::Zero();  ///< [m], > min in every component
+  DomainExitPolicy on_exit = DomainExitPolicy::Remove;
 };
 
 /// Domain decomposition across MPI ranks (docs/config.md, docs/scaling.md).
@@ -146,11 +164,11 @@ struct OutputSection {
 /// after the generated bodies with the next global ids.
 struct ExplicitBody {
   ShapeKind shape = ShapeKind::Sphere;
-  double radius = 0.1;       ///< [m]
-  double half_length = 0.0;  ///< cylinder: half its height [m]
+  double radius = 0.1;            ///< [m]
+  double half_length = 0.0;       ///< cylinder: half its height [m]
   Vec3 semi_axes = Vec3::Ones();  ///< ellipsoid [m]
-  double major_radius = 1.0;     ///< torus [m]
-  double mass = 1.0;             ///< [kg]
+  double major_radius = 1.0;      ///< torus [m]
+  double mass = 1.0;              ///< [kg]
   Vec3 position = Vec3::Zero();
   Vec3 axis = Vec3::UnitZ();  ///< direction of the body z axis (world frame)
   /// Full orientation (overrides axis), given as a unit quaternion [w, x, y, z].
@@ -172,6 +190,7 @@ struct SimulationConfig {
   SolverSection solver;
   ParallelSection parallel;
   OutputSection output;
+  DomainSection domain;
 };
 
 }  // namespace grains

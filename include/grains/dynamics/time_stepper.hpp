@@ -95,6 +95,14 @@ class TimeStepper {
   void restoreWarmStart(const std::vector<WarmStartRecord>& records) {
     warm_start_.insert(records);
   }
+  /// Forgets every remembered impulse and keeps `records` instead (a step
+  /// redone from a snapshot starts from the impulses the snapshot had).
+  void replaceWarmStart(const std::vector<WarmStartRecord>& records) {
+    warm_start_ = WarmStartCache();
+    warm_start_.insert(records);
+  }
+  /// The time step of the following steps [s] (> 0): substeps of a retried step.
+  void setTimeStep(double dt) { settings_.assembly.dt = dt; }
 
  private:
   StepperSettings settings_;
