@@ -26,7 +26,7 @@ bodies:
   radius: 0.1
   mass: 1.0
   generator: {type: lattice, count: 27, spacing: 0.2,
-              region: {type: box, min: [0, 0, 0.1], max: [0.4, 0.4, 0.5]}}
+              region: {type: box, min: [0, 0, 0], max: [0.6, 0.6, 0.6]}}
 walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
 solver: {name: bbpgd, tolerance: 1.0e-8, max_iterations: 500}
 output: {log_every: 1}
@@ -41,7 +41,7 @@ run() {
   start=$(date +%s%N)
   GRAINS_FAULT_INJECTION="$fault" timeout 120 "$MPIEXEC" -np "$np" --oversubscribe \
     -x GRAINS_FAULT_INJECTION "$GRAINS" run "$work/pile.yaml" --output "$work/$out" \
-    --overwrite "$@" >"$work/$out.log" 2>&1
+    "$@" >"$work/$out.log" 2>&1
   status=$?
   end=$(date +%s%N)
   elapsed=$(((end - start) / 1000000000))
@@ -71,7 +71,7 @@ for np in 2 3; do
   rank=$((np - 1))
   for kind in throw exit nan; do
     name="${kind}_np$np"
-    run "$np" "$kind@4:$rank" "$name"
+    run "$np" "$kind@4:$rank" "$name" --overwrite
     log="$work/$name.log"
     summary="np=$np $kind@4:$rank: exit $status after ${elapsed}s"
     if ((status == 124)); then
@@ -84,6 +84,8 @@ for np in 2 3; do
     if grep -q "^step 4/8" "$log"; then fail "$summary: step 4 completed"; fi
     if grep -q "^done:" "$log"; then fail "$summary: reported done"; fi
     messages=$(grep -c "grains: error" "$log")
+    echo "$summary, $messages grains error line(s)"
+    sed -n '/grains: error/p' "$log" | head -2
     case $kind in
       throw)
         ((messages == 1)) || fail "$summary: $messages error messages (want 1)"
@@ -100,7 +102,7 @@ for np in 2 3; do
           "$log" || fail "$summary: message lacks body, step or rank"
         checkpoint="$work/$name/emergency_checkpoint_00000003.h5"
         if [[ -f $checkpoint ]]; then
-          run "$np" "" "clean_np$np"
+          run "$np" "" "clean_np$np" --overwrite
           ((status == 0)) || fail "np=$np: clean run failed"
           run "$np" "" "$name" --restart "$checkpoint"
           ((status == 0)) || fail "$summary: restart from the emergency checkpoint failed"
@@ -111,8 +113,6 @@ for np in 2 3; do
         fi
         ;;
     esac
-    echo "$summary, $messages grains error line(s)"
-    sed -n '/grains: error/p' "$log" | head -2
   done
 done
 if ((failures > 0)); then

@@ -99,11 +99,14 @@ TEST(StepSupervisor, SubstepReportsAccumulateWorkAndKeepTheLastState) {
   EXPECT_DOUBLE_EQ(c.kinetic_energy, 2.0);
 }
 
+SimulationConfig demoWith(const std::vector<std::string>& overrides) {
+  return loadConfigString(defaultConfigYaml(), "<demo>", ".", overrides);
+}
+
 TEST(ReliabilityConfig, PoliciesParseAndRoundTrip) {
-  const SimulationConfig c = loadConfigString(
-      "solver: {on_unconverged: retry, max_halvings: 5}\n"
-      "domain: {min: [-1, -2, -3], max: [1, 2, 3], on_exit: abort}\n",
-      "<test>", ".");
+  const SimulationConfig c =
+      demoWith({"solver.on_unconverged=retry", "solver.max_halvings=5", "domain.min=[-1,-2,-3]",
+                "domain.max=[1,2,3]", "domain.on_exit=abort"});
   EXPECT_EQ(c.solver.on_unconverged, UnconvergedPolicy::Retry);
   EXPECT_EQ(c.solver.max_halvings, 5);
   EXPECT_TRUE(c.domain.bounded);
@@ -114,29 +117,31 @@ TEST(ReliabilityConfig, PoliciesParseAndRoundTrip) {
   EXPECT_EQ(again.solver.max_halvings, 5);
   EXPECT_EQ(again.domain.max, Vec3(1, 2, 3));
   EXPECT_EQ(again.domain.on_exit, DomainExitPolicy::Abort);
-  const SimulationConfig defaults = loadConfigString("{}", "<defaults>", ".");
+  const SimulationConfig defaults = demoWith({});
   EXPECT_EQ(defaults.solver.on_unconverged, UnconvergedPolicy::Warn);
+  EXPECT_EQ(defaults.solver.max_halvings, 3);
   EXPECT_FALSE(defaults.domain.bounded);
   EXPECT_FALSE(loadConfigString(configToYaml(defaults), "<d>", ".").domain.bounded);
 }
 
 TEST(ReliabilityConfig, BadPoliciesNameTheKey) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"solver: {on_unconverged: ignore}", "solver.on_unconverged"},
-      {"solver: {max_halvings: 0}", "solver.max_halvings"},
-      {"solver: {max_halvings: 21}", "solver.max_halvings"},
-      {"domain: {min: [0, 0, 0]}", "domain.max"},
-      {"domain: {max: [1, 1, 1]}", "domain.min"},
-      {"domain: {min: [0, 0, 0], max: [1, 0, 1]}", "domain.max"},
-      {"domain: {min: [0, 0, 0], max: [1, 1, 1], on_exit: bounce}", "domain.on_exit"},
-      {"domain: {min: [0, 0], max: [1, 1, 1]}", "domain.min"},
-      {"domain: {minimum: [0, 0, 0]}", "domain.minimum"}};
-  for (const auto& [yaml, key] : cases) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"solver.on_unconverged=ignore"}, "solver.on_unconverged"},
+      {{"solver.max_halvings=0"}, "solver.max_halvings"},
+      {{"solver.max_halvings=21"}, "solver.max_halvings"},
+      {{"domain.min=[0,0,0]"}, "domain.max"},
+      {{"domain.max=[1,1,1]"}, "domain.min"},
+      {{"domain.min=[0,0,0]", "domain.max=[1,0,1]"}, "domain.max"},
+      {{"domain.min=[0,0,0]", "domain.max=[1,1,1]", "domain.on_exit=bounce"}, "domain.on_exit"},
+      {{"domain.min=[0,0]", "domain.max=[1,1,1]"}, "domain.min"},
+      {{"domain.minimum=[0,0,0]"}, "domain.minimum"}};
+  for (const auto& [overrides, key] : cases) {
     try {
-      loadConfigString(yaml, "<test>", ".");
-      ADD_FAILURE() << yaml << " was accepted";
+      demoWith(overrides);
+      ADD_FAILURE() << overrides.front() << " was accepted";
     } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << yaml << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos)
+          << overrides.front() << ": " << e.what();
     }
   }
 }
@@ -183,8 +188,10 @@ class RunFaults : public ::testing::Test {
   }
   std::string run(const std::string& config, const std::string& out, const std::string& env,
                   int expected_status, const std::string& extra = "") {
+    // A restart continues its output directory; other runs start afresh.
+    const std::string fresh = extra.find("--restart") == std::string::npos ? " --overwrite " : " ";
     const auto r = runGrainsProcess(
-        config + " --output " + (dir_ / out).string() + " --overwrite " + extra, env);
+        "run " + config + " --output " + (dir_ / out).string() + fresh + extra, env);
     EXPECT_EQ(r.status, expected_status) << r.output;
     return r.output;
   }
@@ -198,7 +205,7 @@ bodies:
   radius: 0.1
   mass: 1.0
   generator: {type: lattice, count: 8, spacing: 0.2,
-              region: {type: box, min: [0, 0, 0.1], max: [0.4, 0.4, 0.3]}}
+              region: {type: box, min: [0, 0, 0], max: [0.4, 0.4, 0.4]}}
 walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
 solver: {name: bbpgd, tolerance: 1.0e-8, max_iterations: 500}
 output: {log_every: 1}
@@ -290,7 +297,7 @@ bodies:
   mass: 1.0
   initial_velocity: [0, 0, -10]
   generator: {type: lattice, count: 8, spacing: 0.2,
-              region: {type: box, min: [0, 0, 0.1], max: [0.4, 0.4, 0.3]}}
+              region: {type: box, min: [0, 0, 0.05], max: [0.4, 0.4, 0.35]}}
 domain: {min: [-1, -1, -0.12], max: [1, 1, 1]}
 output: {log_every: 1}
 )";
