@@ -72,11 +72,14 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       options.export_qp_steps = cl.export_qp_steps;
       options.export_qp_dir = cl.export_qp_dir;
       options.restart_file = cl.restart_file;
-      if (root)
+      // -q / --log-level warn: only warnings and errors.
+      const bool chatty = root && static_cast<int>(config.output.log_level) >=
+                                      static_cast<int>(grains::LogLevel::Info);
+      if (chatty)
         std::cout << "grains " << GRAINS_VERSION << ": " << config.source << " on "
                   << comm->getSize() << " rank(s)\n";
       const auto summary = grains::runSimulation(config, options, comm);
-      if (root)
+      if (chatty)
         std::cout << "done: " << summary.steps << " steps, t=" << summary.time << " s, "
                   << summary.bodies << " bodies, " << summary.contacts << " contacts ("
                   << summary.active_contacts << " active), KE=" << summary.kinetic_energy

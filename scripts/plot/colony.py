@@ -7,30 +7,16 @@ line per panel, labelled by the name of its directory, e.g. a ReLCP run and a
 multisphere run of config/colony.yaml. Needs python3-matplotlib.
 """
 import argparse
-import csv
-import math
-import os
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402 (after the backend choice)
+from plot_common import positive_only, read_columns, run_label
+import matplotlib.pyplot as plt  # after plot_common chose the file backend
 
 
 def read_run(path):
     """(time, bodies, contacts) columns of one metrics.csv."""
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    time = [float(r["time"]) for r in rows]
-    bodies = [float(r["bodies"]) for r in rows]
+    m = read_columns(path)
     # A log axis cannot show 0 contacts (the lone first cell): leave a gap.
-    contacts = [float(r["contacts"]) or math.nan for r in rows]
-    return time, bodies, contacts
-
-
-def label_of(path):
-    directory = os.path.dirname(os.path.abspath(path))
-    return os.path.basename(directory) or path
+    return m["time"], m["bodies"], positive_only(m["contacts"])
 
 
 def main():
@@ -44,7 +30,7 @@ def main():
     for path in args.metrics:
         time, bodies, contacts = read_run(path)
         for ax, values in ((size_ax, bodies), (contact_ax, contacts)):
-            ax.plot(time, values, label=label_of(path))
+            ax.plot(time, values, label=run_label(path))
             positive[ax] = positive[ax] or any(v > 0 for v in values)
     for ax, title in ((size_ax, "colony size (bodies)"), (contact_ax, "constraints (contacts)")):
         # Log scale needs a positive value (a run without contacts has none).

@@ -1,5 +1,7 @@
 #include "grains/app/command_line.hpp"
 
+#include "grains/io/log_level.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -13,6 +15,7 @@ std::string usageText() {
 Usage:
   grains run [CONFIG] [--output DIR] [--steps N] [--set key.path=value ...] [--overwrite]
              [--export-qp STEP[,STEP...] DIR] [--restart CHECKPOINT]
+             [--log-level LEVEL | -q | -v]
   grains validate CONFIG [--set key.path=value ...]
   grains qp solve DIR --solver NAME [--tolerance X] [--max-iterations N]
              [--outer-iterations N] [--option KEY=VALUE ...] [--history FILE.csv]
@@ -43,6 +46,11 @@ Options:
   --restart FILE      Continue the run from a checkpoint (or from the newest
                       checkpoint in directory FILE) up to the configured
                       step count, on any number of ranks (docs/restart.md).
+  --log-level LEVEL   error, warn, info or debug (overrides output.log_level):
+                      errors only; + warnings; + progress lines, checkpoints
+                      and the timing table (default); + per-step phase times.
+  -q, --quiet         Same as --log-level warn.
+  -v, --verbose       Same as --log-level debug.
   -h, --help          Show this help.
   --version           Show the version.
 
@@ -184,6 +192,15 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
       cl.restart_file = value(arg);
     } else if (arg.rfind("--restart=", 0) == 0) {
       cl.restart_file = arg.substr(10);
+    } else if (arg == "--log-level" || arg.rfind("--log-level=", 0) == 0) {
+      const std::string level = arg == "--log-level" ? value(arg) : arg.substr(12);
+      if (!logLevelFromName(level))
+        throw UsageError("--log-level = '" + level + "': expected error, warn, info or debug");
+      cl.overrides.push_back("output.log_level=" + level);
+    } else if (arg == "-q" || arg == "--quiet") {
+      cl.overrides.push_back("output.log_level=warn");
+    } else if (arg == "-v" || arg == "--verbose") {
+      cl.overrides.push_back("output.log_level=debug");
     } else if (arg == "--export-qp") {
       cl.export_qp_steps = parseStepList(value(arg));
       cl.export_qp_dir = value(arg);

@@ -1,15 +1,21 @@
 #include "grains/app/simulation.hpp"
 
 #include "grains/app/collective_errors.hpp"
+#include "grains/app/phase_times.hpp"
+#include "grains/app/progress_line.hpp"
 #include "grains/app/run_fault.hpp"
 #include "grains/app/step_supervisor.hpp"
 #include "grains/config/config_loader.hpp"
+#include "grains/constraint/contact_network.hpp"
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/io/checkpoint.hpp"
+#include "grains/io/contact_network_writer.hpp"
+#include "grains/io/log.hpp"
 #include "grains/io/metrics_writer.hpp"
 #include "grains/io/output_directory.hpp"
 #include "grains/io/qp_export.hpp"
 #include "grains/io/vtk_series_writer.hpp"
+#include "grains/io/wall_geometry.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/scenario/body_generator.hpp"
 
@@ -20,6 +26,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <unordered_set>
@@ -57,6 +64,12 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   return s;
 }
 
+std::string formatNumber(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
 std::vector<Body> ownedBodies(const BodyDomain& domain) {
   return std::vector<Body>(domain.bodies().begin(),
                            domain.bodies().begin() + static_cast<long>(domain.numOwned()));
@@ -85,6 +98,30 @@ std::vector<WarmStartRecord> ownedRecords(const CheckpointState& restart,
   return out;
 }
 
+/// Collective: rank 0 writes the walls, sized to the bodies' bounding box,
+/// for ParaView. A failure costs only the picture: a warning, not an error.
+void writeWallsFile(const std::vector<Wall>& walls, const BodyDomain& domain,
+                    const std::string& path, const Log& log) {
+  if (walls.empty()) return;
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    lo = lo.cwiseMin(domain.bodies()[i].position -
+                     Vec3::Constant(boundingRadius(domain.bodies()[i])));
+    hi = hi.cwiseMax(domain.bodies()[i].position +
+                     Vec3::Constant(boundingRadius(domain.bodies()[i])));
+  }
+  const MPI_Comm raw = rawMpiComm(domain.comm());
+  MPI_Allreduce(MPI_IN_PLACE, lo.data(), 3, MPI_DOUBLE, MPI_MIN, raw);
+  MPI_Allreduce(MPI_IN_PLACE, hi.data(), 3, MPI_DOUBLE, MPI_MAX, raw);
+  if (domain.comm().getRank() != 0) return;
+  if (!lo.allFinite()) lo = hi = Vec3::Zero();  // no bodies at all
+  try {
+    writeWallGeometry(path, walls, lo, hi);
+  } catch (const std::exception& e) {
+    log.rankWarn(e.what());
+  }
+}
+
 void writeEffectiveConfig(const SimulationConfig& config, const std::string& dir, int rank) {
   if (rank != 0) return;
   std::ofstream out(dir + "/config_used.yaml");
@@ -99,6 +136,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   const MPI_Comm raw = rawMpiComm(*comm);
   RunSummary summary;
   summary.output_dir = options.output_dir.value_or(config.output.dir);
+  const Log log(options.log, config.output.log_level, rank);
   const long total_steps = options.steps.value_or(config.simulation.totalSteps());
 
   // Bad input is detected before anything is written.
@@ -147,10 +185,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
     restart->warm_start.clear();
     // globalBodyCount() is collective: every rank calls it, rank 0 prints.
     const long restarted_bodies = domain.globalBodyCount();
-    if (options.log != nullptr && rank == 0)
-      *options.log << "restarting after step " << restart->step << " (t=" << restart->time << " s, "
-                   << restarted_bodies << " bodies) from a checkpoint of " << restart->ranks
-                   << " rank(s)\n";
+    log.info("restarting after step " + std::to_string(restart->step) +
+             " (t=" + formatNumber(restart->time) + " s, " + std::to_string(restarted_bodies) +
+             " bodies) from a checkpoint of " + std::to_string(restart->ranks) + " rank(s)");
   }
   summary.first_step = first_step;
   auto checkpointState = [&](long step, double time) {
@@ -168,8 +205,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   auto writeCheckpointNow = [&](long step, double time) {
     const std::string path = writeCheckpointKeeping(summary.output_dir, checkpointState(step, time),
                                                     config.output.checkpoint_keep, raw);
-    if (options.log != nullptr && rank == 0)
-      *options.log << "checkpoint of step " << step << " written to " << path << "\n";
+    log.info("checkpoint of step " + std::to_string(step) + " written to " + path);
   };
   // growth.max_generations = k: the run ends once the colony has 2^k times
   // its initial cell count.
@@ -179,10 +215,22 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   const bool append = restart && !options.overwrite;
   MetricsWriter metrics(summary.output_dir + "/metrics.csv", raw, append, first_step);
   std::optional<VtkSeriesWriter> vtk;
+  std::optional<ContactNetworkWriter> network;
+  // The network of the step just done, each contact once (owned by one rank).
+  const double impulse_to_force =
+      config.simulation.dynamics == DynamicsKind::Overdamped ? 1.0 : config.simulation.dt;
+  auto writeFrame = [&](long step, double time) {
+    vtk->write(step, time, ownedBodies(domain));
+    if (network)
+      network->write(step, time,
+                     contactNetwork(stepper.lastContacts(), stepper.lastImpulses(), domain.bodies(),
+                                    impulse_to_force));
+  };
   if (config.output.vtk_every > 0) {
     vtk.emplace(summary.output_dir, raw, append);
-    vtk->write(first_step - 1, static_cast<double>(first_step - 1) * config.simulation.dt,
-               ownedBodies(domain));
+    if (config.output.contact_network) network.emplace(summary.output_dir, raw, append);
+    writeWallsFile(config.walls, domain, summary.output_dir + "/walls.vtp", log);
+    writeFrame(first_step - 1, static_cast<double>(first_step - 1) * config.simulation.dt);
   }
 
   const double dt = config.simulation.dt;
@@ -201,11 +249,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       info.report = report;
       const std::string dir = options.export_qp_dir + "/step_" + std::to_string(step);
       exportQp(dir, system, warm, solution, info);
-      if (options.log != nullptr && rank == 0) {
-        *options.log << "exported the contact QP of step " << step << " ("
-                     << system.constraint_map->getGlobalNumElements() << " unknowns) to " << dir
-                     << "\n";
-      }
+      log.info("exported the contact QP of step " + std::to_string(step) + " (" +
+               std::to_string(system.constraint_map->getGlobalNumElements()) + " unknowns) to " +
+               dir);
     });
   }
   // A fault that ends the run leaves the last good state (before the failing
@@ -230,14 +276,16 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   auto logWarnings = [&](const std::vector<std::string>& lines) {
     for (const std::string& line : lines) {
       ++warnings_seen;
-      if (options.log == nullptr || rank != 0 || warnings_seen > kShownWarnings + 1) continue;
       if (warnings_seen == kShownWarnings + 1)
-        *options.log << "warning: further warnings are not shown (metrics.csv counts them in "
-                        "converged, halvings and bodies_removed)\n";
-      else
-        *options.log << "warning: " << line << "\n";
+        log.warn(
+            "further warnings are not shown (metrics.csv counts them in converged, halvings and "
+            "bodies_removed)");
+      else if (warnings_seen <= kShownWarnings)
+        log.warn(line);
     }
   };
+  PhaseTimes phase_times;
+  ProgressLine progress(total_steps);
   const double run_start = MPI_Wtime();
   StepReport last;
   long steps_run = first_step - 1;
@@ -254,6 +302,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
     logWarnings(done.warnings);
     double wall = MPI_Wtime() - t0;
     wall = globalMax(*comm, wall);
+    phase_times.addStep(last);
+    progress.recordStep(wall);
+    const double output_start = MPI_Wtime();
     const double time = static_cast<double>(step) * dt;
     if (done.unconverged) ++summary.unconverged_steps;
     if (done.halvings > 0) ++summary.retried_steps;
@@ -291,6 +342,7 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
                    {"bytes_sent_mean", d.bytes_sent_mean},
                    {"time_domain_s", last.time_domain},
                    {"time_detect_s", last.time_detect},
+                   {"time_broad_s", last.time_broad},
                    {"time_assemble_s", last.time_assemble},
                    {"time_solve_s", last.time_solve},
                    {"time_update_s", last.time_update},
@@ -306,28 +358,38 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       metrics.writeRow(row);
     }
     if (vtk && (step % config.output.vtk_every == 0 || final_step)) {
-      vtk->write(step, time, ownedBodies(domain));
-    }
-    if (options.log != nullptr && rank == 0 && config.output.log_every > 0 &&
-        (step % config.output.log_every == 0 || final_step)) {
-      char recursion[64] = "";
-      if (config.contact.method == ConstraintMethod::Relcp)
-        std::snprintf(recursion, sizeof recursion, "  relcp=%d%s", last.recursions,
-                      last.relcp_resolved ? "" : " (unresolved)");
-      char line[320];
-      std::snprintf(line, sizeof line,
-                    "step %ld/%ld  t=%.4g s  bodies=%ld  contacts=%ld (active %ld)  %s it=%d "
-                    "res=%.2e%s%s  KE=%.4g J  overlap=%.3g m  imbalance=%.3f  %.3f s/step\n",
-                    step, total_steps, time, last.bodies, last.contacts, last.active_contacts,
-                    last.solve.solver.c_str(), last.solve.iterations, last.solve.residual,
-                    last.solve.converged ? "" : " (not converged)", recursion, last.kinetic_energy,
-                    last.max_overlap, last.domain.load_imbalance, wall);
-      *options.log << line << std::flush;
+      writeFrame(step, time);
     }
     if (config.output.checkpoint_every > 0 &&
         (step % config.output.checkpoint_every == 0 || final_step))
       writeCheckpointNow(step, time);
+    phase_times.addOutput(MPI_Wtime() - output_start);
+    if (config.output.log_every > 0 && (step % config.output.log_every == 0 || final_step) &&
+        log.shows(LogLevel::Info))
+      log.info(progress.line(step, time, last, config.contact.method == ConstraintMethod::Relcp,
+                             MPI_Wtime() - run_start));
+    if (log.shows(LogLevel::Debug)) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "step %ld phases [s] (rank 0): communication %.4f, neighbour search %.4f, "
+                    "narrow %.4f, assembly %.4f, solve %.4f, relcp %.4f, update %.4f",
+                    step, last.time_domain, last.time_broad, last.time_detect - last.time_broad,
+                    last.time_assemble, last.time_solve, last.time_relcp, last.time_update);
+      log.debug(line);
+    }
     if (final_step) break;
+  }
+  const double loop_seconds = MPI_Wtime() - run_start;
+  summary.timing = reducePhaseTimes(*comm, phase_times.phases(loop_seconds));
+  summary.loop_seconds = globalMax(*comm, loop_seconds);
+  if (log.shows(LogLevel::Info))
+    log.info(formatTimingTable(summary.timing, summary.loop_seconds, comm->getSize()));
+  if (rank == 0) {
+    try {
+      writeTimingCsv(summary.output_dir + "/timing.csv", summary.timing, summary.loop_seconds);
+    } catch (const std::exception& e) {
+      log.rankWarn(e.what());  // the run itself is complete
+    }
   }
   summary.steps = steps_run;
   summary.time = static_cast<double>(steps_run) * dt;

@@ -100,6 +100,7 @@ StepReport combineSubsteps(const StepReport& first, const StepReport& second) {
   out.time_solve += first.time_solve;
   out.time_update += first.time_update;
   out.time_relcp += first.time_relcp;
+  out.time_broad += first.time_broad;
   return out;
 }
 

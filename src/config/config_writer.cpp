@@ -249,7 +249,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "dir" << YAML::Value << c.output.dir;
   out << YAML::Key << "vtk_every" << YAML::Value << c.output.vtk_every;
+  out << YAML::Key << "contact_network" << YAML::Value << c.output.contact_network;
   out << YAML::Key << "log_every" << YAML::Value << c.output.log_every;
+  out << YAML::Key << "log_level" << YAML::Value << logLevelName(c.output.log_level);
   out << YAML::Key << "metrics_every" << YAML::Value << c.output.metrics_every;
   out << YAML::Key << "checkpoint_every" << YAML::Value << c.output.checkpoint_every;
   out << YAML::Key << "checkpoint_keep" << YAML::Value << c.output.checkpoint_keep;
@@ -306,7 +308,9 @@ extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|
             radius (>0; torus: tube), half_length (>0, cylinder/spherocylinder),
             semi_axes (ellipsoid), major_radius (torus, >radius), axis ([0,0,1]) or
             orientation ([w,x,y,z]), mass (>0), position, velocity ([0,0,0]), force ([0,0,0])}
-output:     dir (output), vtk_every (int >=0, 0), log_every (int >=0, 100), metrics_every (int >=0, 1),
+output:     dir (output), vtk_every (int >=0, 0), contact_network (bool, false; needs vtk_every),
+            log_every (int >=0, 100),
+            log_level (error|warn|info|debug, info), metrics_every (int >=0, 1),
             checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
 domain:     min, max ([x,y,z], both or neither; none = unbounded),
             on_exit (remove|abort, remove): bodies leaving the box

@@ -191,7 +191,14 @@ OutputSection parseOutput(MapReader s) {
   OutputSection out;
   out.dir = s.string("dir", out.dir);
   out.vtk_every = s.integer("vtk_every", out.vtk_every, Range::nonNegative());
+  out.contact_network = s.boolean("contact_network", out.contact_network);
+  if (out.contact_network && out.vtk_every == 0)
+    s.fail("contact_network",
+           "false while output.vtk_every = 0 (the network is written with the VTK frames: set "
+           "output.vtk_every > 0)");
   out.log_every = s.integer("log_every", out.log_every, Range::nonNegative());
+  out.log_level =
+      *logLevelFromName(s.choice("log_level", "info", {"error", "warn", "info", "debug"}));
   out.metrics_every = s.integer("metrics_every", out.metrics_every, Range::nonNegative());
   out.checkpoint_every = s.integer("checkpoint_every", out.checkpoint_every, Range::nonNegative());
   out.checkpoint_keep = s.integer("checkpoint_keep", out.checkpoint_keep, Range::atLeast(1));

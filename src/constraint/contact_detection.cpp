@@ -2,6 +2,8 @@
 
 #include "grains/neighbor/cell_list.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 
 namespace grains {
@@ -44,14 +46,16 @@ void sortByKey(std::vector<Contact>& contacts) {
 }
 
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
-                                    const DetectionSettings& settings) {
-  return detectContacts(domain.bodies(), domain.numOwned(), walls, settings);
+                                    const DetectionSettings& settings, DetectionTimes* times) {
+  return detectContacts(domain.bodies(), domain.numOwned(), walls, settings, times);
 }
 
 std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
                                     const std::vector<Wall>& walls,
-                                    const DetectionSettings& settings) {
+                                    const DetectionSettings& settings, DetectionTimes* times) {
+  const double start = MPI_Wtime();
   const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
+  const double searched = MPI_Wtime();
 
   std::vector<Contact> contacts;
   contacts.reserve(pairs.size() + num_owned);
@@ -71,6 +75,10 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
     }
   }
   sortByKey(contacts);
+  if (times != nullptr) {
+    times->broad += searched - start;
+    times->narrow += MPI_Wtime() - searched;
+  }
   return contacts;
 }
 

@@ -27,11 +27,12 @@ double globalKineticEnergy(const BodyDomain& domain) {
   return globalSum(domain.comm(), energy);
 }
 
-std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain) const {
+std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain,
+                                                      DetectionTimes* times) const {
   const DetectionSettings detection{last_envelope_, settings_.mu};
   if (settings_.method == ConstraintMethod::Multisphere)
-    return detectMultisphereContacts(domain, walls_, detection, settings_.subspheres);
-  return detectContacts(domain, walls_, detection);
+    return detectMultisphereContacts(domain, walls_, detection, settings_.subspheres, times);
+  return detectContacts(domain, walls_, detection, times);
 }
 
 std::vector<Contact> TimeStepper::findOverlaps(const BodyDomain& domain,
@@ -95,7 +96,9 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   domain.refreshGhosts(2.0 * max_radius + last_envelope_);
   lap(report.time_domain);
 
-  std::vector<Contact> contacts = generateConstraints(domain);
+  DetectionTimes detection_times;
+  std::vector<Contact> contacts = generateConstraints(domain, &detection_times);
+  report.time_broad = detection_times.broad;
   double max_overlap = 0.0;  // before the step: what the previous step left
   for (const Contact& c : contacts) max_overlap = std::max(max_overlap, -c.geometry.gap);
   lap(report.time_detect);

@@ -3,6 +3,7 @@
 #include "grains/constraint/body_motion.hpp"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkDoubleArray.h>
 #include <vtkIntArray.h>
 #include <vtkPointData.h>
@@ -188,20 +189,23 @@ std::string makePvtpText(vtkPolyData* schema, const std::vector<std::string>& pi
   out << "<?xml version=\"1.0\"?>\n"
       << "<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\""
       << (isLittleEndian() ? "LittleEndian" : "BigEndian") << "\" header_type=\"UInt64\">\n"
-      << "  <PPolyData GhostLevel=\"0\">\n"
-      << "    <PPointData>\n";
-  vtkPointData* data = schema->GetPointData();
-  for (int a = 0; a < data->GetNumberOfArrays(); ++a) {
-    vtkDataArray* array = data->GetArray(a);
-    out << "      <PDataArray type=\"" << xmlTypeName(array) << "\" Name=\"" << array->GetName()
-        << "\"";
-    if (array->GetNumberOfComponents() > 1) {
-      out << " NumberOfComponents=\"" << array->GetNumberOfComponents() << "\"";
+      << "  <PPolyData GhostLevel=\"0\">\n";
+  auto declare = [&out](vtkFieldData* data, const char* element) {
+    out << "    <" << element << ">\n";
+    for (int a = 0; a < data->GetNumberOfArrays(); ++a) {
+      vtkDataArray* array = data->GetArray(a);
+      out << "      <PDataArray type=\"" << xmlTypeName(array) << "\" Name=\"" << array->GetName()
+          << "\"";
+      if (array->GetNumberOfComponents() > 1) {
+        out << " NumberOfComponents=\"" << array->GetNumberOfComponents() << "\"";
+      }
+      out << "/>\n";
     }
-    out << "/>\n";
-  }
-  out << "    </PPointData>\n"
-      << "    <PPoints>\n"
+    out << "    </" << element << ">\n";
+  };
+  declare(schema->GetPointData(), "PPointData");
+  if (schema->GetCellData()->GetNumberOfArrays() > 0) declare(schema->GetCellData(), "PCellData");
+  out << "    <PPoints>\n"
       << "      <PDataArray type=\"" << xmlTypeName(schema->GetPoints()->GetData())
       << "\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
       << "    </PPoints>\n";

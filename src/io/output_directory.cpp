@@ -49,7 +49,8 @@ void prepareOnRoot(const std::string& dir, bool overwrite, bool keep_existing) {
 }  // namespace
 
 bool isGrainsOutputName(const std::string& file_name) {
-  return file_name == "vtk" || file_name == "metrics.csv" || endsWith(file_name, ".pvd") ||
+  return file_name == "vtk" || file_name == "metrics.csv" || file_name == "walls.vtp" ||
+         file_name == "timing.csv" || endsWith(file_name, ".pvd") ||
          endsWith(file_name, ".pvd.tmp");
 }
 

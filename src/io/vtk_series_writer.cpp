@@ -19,10 +19,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kSeriesFile = "bodies.pvd";
 constexpr const char* kVtkFolder = "vtk";
-constexpr const char* kStepPrefix = "vtk/bodies_";
 constexpr const char* kStepSuffix = ".pvtp";
+
+std::string stepPrefix(const std::string& name) {
+  return std::string(kVtkFolder) + "/" + name + "_";
+}
 
 std::string formatStep(long step) {
   char buffer[32];
@@ -30,9 +32,9 @@ std::string formatStep(long step) {
   return buffer;
 }
 
-/// Step encoded in "vtk/bodies_<digits>.pvtp", or -1 for any other name.
-long stepFromFileName(const std::string& file) {
-  const std::string prefix = kStepPrefix;
+/// Step encoded in "vtk/<name>_<digits>.pvtp", or -1 for any other name.
+long stepFromFileName(const std::string& file, const std::string& name) {
+  const std::string prefix = stepPrefix(name);
   const std::string suffix = kStepSuffix;
   if (file.size() <= prefix.size() + suffix.size() || file.compare(0, prefix.size(), prefix) != 0 ||
       file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) {
@@ -55,11 +57,11 @@ std::string attribute(const std::string& tag, const std::string& name) {
   const std::string key = " " + name + "=\"";
   const std::size_t start = tag.find(key);
   if (start == std::string::npos) {
-    throw std::runtime_error("bodies.pvd: DataSet without " + name + ": " + tag);
+    throw std::runtime_error("series file: DataSet without " + name + ": " + tag);
   }
   const std::size_t begin = start + key.size();
   const std::size_t end = tag.find('"', begin);
-  if (end == std::string::npos) throw std::runtime_error("bodies.pvd: unterminated " + name);
+  if (end == std::string::npos) throw std::runtime_error("series file: unterminated " + name);
   return tag.substr(begin, end - begin);
 }
 
@@ -100,8 +102,8 @@ void configureWriter(vtkXMLPolyDataWriter* writer, VtkEncoding encoding) {
 }  // namespace
 
 VtkSeriesWriter::VtkSeriesWriter(const std::string& dir, MPI_Comm comm, bool append_existing,
-                                 VtkEncoding encoding)
-    : dir_(dir), comm_(comm), encoding_(encoding) {
+                                 VtkEncoding encoding, std::string name)
+    : dir_(dir), comm_(comm), encoding_(encoding), name_(std::move(name)) {
   rank_ = io_detail::commRank(comm_);
   size_ = io_detail::commSize(comm_);
   std::string error;
@@ -117,7 +119,7 @@ VtkSeriesWriter::VtkSeriesWriter(const std::string& dir, MPI_Comm comm, bool app
         std::ostringstream text;
         text << in.rdbuf();
         existing = text.str();
-        parseCollection(existing);  // fail here, on rank 0, with a clear message
+        parseCollection(existing, name_);  // fail here, on rank 0, with a clear message
       }
     } catch (const std::exception& e) {
       error = "VtkSeriesWriter('" + dir_ + "'): " + e.what();
@@ -126,29 +128,32 @@ VtkSeriesWriter::VtkSeriesWriter(const std::string& dir, MPI_Comm comm, bool app
   io_detail::throwIfAnyFailed(error, comm_);
   if (append_existing) {
     io_detail::broadcastString(existing, 0, comm_);
-    entries_ = parseCollection(existing);
+    entries_ = parseCollection(existing, name_);
   }
 }
 
-std::string VtkSeriesWriter::seriesPath() const { return (fs::path(dir_) / kSeriesFile).string(); }
-
-std::string VtkSeriesWriter::stepFileName(long step) {
-  return std::string(kStepPrefix) + formatStep(step) + kStepSuffix;
+std::string VtkSeriesWriter::seriesPath() const {
+  return (fs::path(dir_) / (name_ + ".pvd")).string();
 }
 
-std::string VtkSeriesWriter::pieceFileName(long step, int rank) {
-  return "bodies_" + formatStep(step) + "_r" + std::to_string(rank) + ".vtp";
+std::string VtkSeriesWriter::stepFileName(long step, const std::string& name) {
+  return stepPrefix(name) + formatStep(step) + kStepSuffix;
 }
 
-std::vector<VtkSeriesEntry> VtkSeriesWriter::parseCollection(const std::string& pvd_text) {
+std::string VtkSeriesWriter::pieceFileName(long step, int rank, const std::string& name) {
+  return name + "_" + formatStep(step) + "_r" + std::to_string(rank) + ".vtp";
+}
+
+std::vector<VtkSeriesEntry> VtkSeriesWriter::parseCollection(const std::string& pvd_text,
+                                                             const std::string& name) {
   if (pvd_text.find("<Collection") == std::string::npos) {
-    throw std::runtime_error("bodies.pvd: no <Collection> element");
+    throw std::runtime_error(name + ".pvd: no <Collection> element");
   }
   std::vector<VtkSeriesEntry> entries;
   std::size_t pos = 0;
   while ((pos = pvd_text.find("<DataSet", pos)) != std::string::npos) {
     const std::size_t end = pvd_text.find('>', pos);
-    if (end == std::string::npos) throw std::runtime_error("bodies.pvd: unterminated DataSet");
+    if (end == std::string::npos) throw std::runtime_error(name + ".pvd: unterminated DataSet");
     const std::string tag = pvd_text.substr(pos, end - pos);
     VtkSeriesEntry entry;
     entry.file = attribute(tag, "file");
@@ -158,9 +163,9 @@ std::vector<VtkSeriesEntry> VtkSeriesWriter::parseCollection(const std::string& 
       entry.time = std::stod(time_text, &used);
       if (used != time_text.size()) throw std::invalid_argument(time_text);
     } catch (const std::exception&) {
-      throw std::runtime_error("bodies.pvd: bad timestep \"" + time_text + "\"");
+      throw std::runtime_error(name + ".pvd: bad timestep \"" + time_text + "\"");
     }
-    entry.step = stepFromFileName(entry.file);
+    entry.step = stepFromFileName(entry.file, name);
     entries.push_back(entry);
     pos = end;
   }
@@ -168,14 +173,17 @@ std::vector<VtkSeriesEntry> VtkSeriesWriter::parseCollection(const std::string& 
 }
 
 void VtkSeriesWriter::write(long step, double time, const std::vector<Body>& owned_bodies) {
+  writePolyData(step, time, io_detail::makeBodyPolyData(owned_bodies, rank_));
+}
+
+void VtkSeriesWriter::writePolyData(long step, double time, vtkPolyData* poly) {
   if (step < 0) throw std::invalid_argument("VtkSeriesWriter::write: negative step");
   const fs::path vtk_dir = fs::path(dir_) / kVtkFolder;
 
   // 1. Every rank writes its own piece, even an empty one.
-  vtkSmartPointer<vtkPolyData> poly = io_detail::makeBodyPolyData(owned_bodies, rank_);
   std::string error;
   {
-    const std::string piece = (vtk_dir / pieceFileName(step, rank_)).string();
+    const std::string piece = (vtk_dir / pieceFileName(step, rank_, name_)).string();
     auto writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
     configureWriter(writer, encoding_);
     writer->SetFileName(piece.c_str());
@@ -191,13 +199,13 @@ void VtkSeriesWriter::write(long step, double time, const std::vector<Body>& own
   updated.erase(std::remove_if(updated.begin(), updated.end(),
                                [&](const VtkSeriesEntry& e) { return e.step >= step; }),
                 updated.end());
-  updated.push_back(VtkSeriesEntry{step, time, stepFileName(step)});
+  updated.push_back(VtkSeriesEntry{step, time, stepFileName(step, name_)});
   if (rank_ == 0) {
     try {
       std::vector<std::string> sources;
       sources.reserve(static_cast<std::size_t>(size_));
-      for (int r = 0; r < size_; ++r) sources.push_back(pieceFileName(step, r));
-      io_detail::writeFileAtomically((fs::path(dir_) / stepFileName(step)).string(),
+      for (int r = 0; r < size_; ++r) sources.push_back(pieceFileName(step, r, name_));
+      io_detail::writeFileAtomically((fs::path(dir_) / stepFileName(step, name_)).string(),
                                      io_detail::makePvtpText(poly, sources));
       io_detail::writeFileAtomically(seriesPath(), makePvdText(updated));
     } catch (const std::exception& e) {

@@ -11,6 +11,8 @@ set -uo pipefail
 SOURCE=$1
 BINARY=$2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# The jobs run one thread per rank; so does the direct run they are compared with.
+export OMP_NUM_THREADS=1
 work=$(mktemp -d /tmp/grains_pbs.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 failures=0

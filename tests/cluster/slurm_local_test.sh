@@ -19,6 +19,8 @@ for tool in slurmctld slurmd sbatch scontrol sinfo; do
   command -v "$tool" >/dev/null || skip "$tool not found (Debian package slurm-wlm)"
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# The jobs run one thread per rank; so does the direct run they are compared with.
+export OMP_NUM_THREADS=1
 work=$(mktemp -d /tmp/grains_slurm.XXXXXX)
 node=$(hostname -s)
 port=$((20000 + RANDOM % 20000))

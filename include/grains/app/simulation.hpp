@@ -1,5 +1,6 @@
 #pragma once
 // A whole run: bodies from the config, the time loop, VTK and metrics output.
+#include "grains/app/phase_times.hpp"
 #include "grains/config/simulation_config.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 
@@ -30,7 +31,10 @@ struct RunSummary {
   long active_contacts = 0;
   double kinetic_energy = 0.0;
   double max_overlap = 0.0;
-  double wall_seconds = 0.0;
+  double wall_seconds = 0.0;  ///< the whole run on rank 0, set-up and output included
+  double loop_seconds = 0.0;  ///< the time loop (slowest rank)
+  /// Seconds per phase (min / mean / max over ranks), also in <output>/timing.csv.
+  std::vector<PhaseTiming> timing;
   long unconverged_steps = 0;  ///< kept without reaching the solver tolerance
   long retried_steps = 0;      ///< redone with a halved dt (solver.on_unconverged = retry)
   long removed_bodies = 0;     ///< removed for leaving the domain box

@@ -4,6 +4,7 @@
 #include "grains/core/body.hpp"
 #include "grains/core/types.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/io/log_level.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
 
@@ -152,8 +153,10 @@ struct ParallelSection {
 
 struct OutputSection {
   std::string dir = "output";
-  long vtk_every = 0;    ///< 0 = no VTK output
-  long log_every = 100;  ///< progress line on rank 0; 0 = silent
+  long vtk_every = 0;                   ///< 0 = no VTK output
+  bool contact_network = false;         ///< contacts.pvd beside bodies.pvd (needs vtk_every > 0)
+  long log_every = 100;                 ///< progress line on rank 0; 0 = silent
+  LogLevel log_level = LogLevel::Info;  ///< error | warn | info | debug
   long metrics_every = 1;
   /// Checkpoint (docs/restart.md) every N steps and at the end; 0 = none.
   long checkpoint_every = 0;

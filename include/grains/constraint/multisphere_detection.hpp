@@ -17,7 +17,8 @@ inline std::int64_t subSpherePairIndex(int i, int j) {
 /// non-spherical body (spheres are their own single sub-sphere).
 std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
                                                const std::vector<Wall>& walls,
-                                               const DetectionSettings& settings, int count);
+                                               const DetectionSettings& settings, int count,
+                                               DetectionTimes* times = nullptr);
 
 /// Gap of a multisphere constraint `c` with the bodies where they stand now,
 /// given their sub-spheres (a and spheres_a are null for a wall contact).

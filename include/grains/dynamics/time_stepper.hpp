@@ -64,7 +64,10 @@ struct StepReport {
   double time_domain = 0.0, time_detect = 0.0, time_assemble = 0.0, time_solve = 0.0,
          time_update = 0.0;
   double time_relcp = 0.0;  ///< ReLCP: halo refresh and overlap search of the recursions
-  DomainStats domain;       ///< per-rank bodies, load imbalance, bytes sent
+  /// The neighbour search (cell lists) part of time_detect; the rest is the
+  /// narrow phase (pair geometry).
+  double time_broad = 0.0;
+  DomainStats domain;  ///< per-rank bodies, load imbalance, bytes sent
   SolveReport solve;
 };
 
@@ -111,7 +114,7 @@ class TimeStepper {
   WarmStartCache warm_start_;
   double last_envelope_ = 0.0;
 
-  std::vector<Contact> generateConstraints(const BodyDomain& domain) const;
+  std::vector<Contact> generateConstraints(const BodyDomain& domain, DetectionTimes* times) const;
   /// Collective: overlaps deeper than `tolerance` among the given bodies
   /// (domain layout), and the largest overlap of any pair (>= 0) via max_overlap.
   std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,

@@ -1,0 +1,100 @@
+#include "grains/io/wall_geometry.hpp"
+
+#include "grains/geometry/contact_geometry.hpp"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkIntArray.h>
+#include <vtkPoints.h>
+#include <vtkXMLPolyDataWriter.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace grains {
+namespace {
+
+std::array<Vec3, 8> corners(const Vec3& lo, const Vec3& hi) {
+  std::array<Vec3, 8> out;
+  for (int k = 0; k < 8; ++k)
+    out[static_cast<std::size_t>(k)] =
+        Vec3((k & 1) ? hi.x() : lo.x(), (k & 2) ? hi.y() : lo.y(), (k & 4) ? hi.z() : lo.z());
+  return out;
+}
+
+/// Smallest and largest of (corner - origin) . direction over the box, grown by margin.
+std::pair<double, double> extent(const std::array<Vec3, 8>& box, const Vec3& origin,
+                                 const Vec3& direction, double margin) {
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (const Vec3& c : box) {
+    const double s = (c - origin).dot(direction);
+    low = std::min(low, s);
+    high = std::max(high, s);
+  }
+  return {low - margin, high + margin};
+}
+
+}  // namespace
+
+vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, const Vec3& lo,
+                                              const Vec3& hi, int cylinder_segments) {
+  const auto box = corners(lo, hi);
+  // A single body (zero-size box) still gets walls of a visible size.
+  const double margin = std::max(0.1 * (hi - lo).norm(), 1e-3);
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  points->SetDataTypeToDouble();
+  auto polys = vtkSmartPointer<vtkCellArray>::New();
+  auto index = vtkSmartPointer<vtkIntArray>::New();
+  index->SetName("wall");
+  auto kind = vtkSmartPointer<vtkIntArray>::New();
+  kind->SetName("kind");
+  auto quad = [&](const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, int wall) {
+    const vtkIdType ids[4] = {points->InsertNextPoint(a.data()), points->InsertNextPoint(b.data()),
+                              points->InsertNextPoint(c.data()), points->InsertNextPoint(d.data())};
+    polys->InsertNextCell(4, ids);
+    index->InsertNextValue(wall);
+    kind->InsertNextValue(static_cast<int>(walls[static_cast<std::size_t>(wall)].kind));
+  };
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    const Wall& wall = walls[w];
+    const int id = static_cast<int>(w);
+    const Vec3 u = anyPerpendicular(wall.normal);
+    const Vec3 v = wall.normal.cross(u);
+    if (wall.kind == WallKind::Plane) {
+      const auto [u0, u1] = extent(box, wall.point, u, margin);
+      const auto [v0, v1] = extent(box, wall.point, v, margin);
+      quad(wall.point + u0 * u + v0 * v, wall.point + u1 * u + v0 * v, wall.point + u1 * u + v1 * v,
+           wall.point + u0 * u + v1 * v, id);
+      continue;
+    }
+    const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
+    const double step = 2.0 * 3.14159265358979323846 / cylinder_segments;
+    for (int s = 0; s < cylinder_segments; ++s) {
+      const Vec3 r0 = wall.radius * (std::cos(s * step) * u + std::sin(s * step) * v);
+      const Vec3 r1 = wall.radius * (std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v);
+      const Vec3 bottom = wall.point + t0 * wall.normal, top = wall.point + t1 * wall.normal;
+      quad(bottom + r0, bottom + r1, top + r1, top + r0, id);
+    }
+  }
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
+  poly->SetPoints(points);
+  poly->SetPolys(polys);
+  poly->GetCellData()->AddArray(index);
+  poly->GetCellData()->AddArray(kind);
+  return poly;
+}
+
+void writeWallGeometry(const std::string& path, const std::vector<Wall>& walls, const Vec3& lo,
+                       const Vec3& hi) {
+  auto writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
+  writer->SetFileName(path.c_str());
+  writer->SetInputData(makeWallPolyData(walls, lo, hi));
+  writer->SetDataModeToAscii();  // small, and readable by eye
+  if (writer->Write() != 1 || writer->GetErrorCode() != 0)
+    throw std::runtime_error("VTK could not write '" + path + "'");
+}
+
+}  // namespace grains
