@@ -3,6 +3,7 @@
 #include "grains/config/config_loader.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,9 +18,74 @@ namespace {
 using config_detail::MapReader;
 using config_detail::ParseContext;
 
+constexpr std::size_t kMaxConfigBytes = std::size_t{64} << 20;
+
+/// Byte length of the UTF-8 sequence starting at text[i], or 0 if it is not
+/// valid UTF-8 (bad lead or continuation byte, overlong form, surrogate, or
+/// beyond U+10FFFF).
+std::size_t utf8Length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned long code = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    code = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    code = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  static const unsigned long smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return length;
+}
+
+/// A config is UTF-8 text without NUL bytes: binary input gets a message
+/// naming the file, line and column instead of whatever YAML makes of it.
+void checkConfigText(const std::string& text, const std::string& path) {
+  long line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto where = [&] {
+      return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+    };
+    if (text[i] == '\0')
+      throw ConfigError(where() + "a NUL byte; expected a text (YAML) config file");
+    const std::size_t length = utf8Length(text, i);
+    if (length == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[i]));
+      throw ConfigError(where() + "byte " + hex +
+                        " is not UTF-8 text; expected a text (YAML) config file");
+    }
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+}
+
 YAML::Node parseYaml(const std::string& yaml, const std::string& source) {
   try {
-    return YAML::Load(yaml);
+    // A second document (after ---) would be ignored silently by Load.
+    std::vector<YAML::Node> documents = YAML::LoadAll(yaml);
+    if (documents.size() > 1)
+      throw ConfigError(source + ": " + std::to_string(documents.size()) +
+                        " YAML documents (separated by ---); expected one");
+    return documents.empty() ? YAML::Node() : documents.front();
   } catch (const YAML::ParserException& e) {
     throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
                       std::to_string(e.mark.column + 1) + ": malformed YAML: " + e.msg);
@@ -133,13 +199,22 @@ SimulationConfig loadConfigString(const std::string& yaml, const std::string& so
 
 SimulationConfig loadConfigFile(const std::string& path,
                                 const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory; expected a config file (YAML)");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read at most the limit (+1 byte to notice more): /dev/zero is a "file" too.
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw ConfigError(path + ": error while reading the config file");
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxConfigBytes)
+    throw ConfigError(path + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                      " MiB; expected a config file (YAML)");
+  checkConfigText(text, path);
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  return loadConfigString(text.str(), path, parent.empty() ? "." : parent.string(), overrides);
+  return loadConfigString(text, path, parent.empty() ? "." : parent.string(), overrides);
 }
 
 SimulationConfig defaultConfig() {

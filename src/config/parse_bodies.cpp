@@ -1,4 +1,6 @@
 // Parser for the bodies section (shape, size, mass, generator and region).
+#include <unistd.h>
+
 #include <cmath>
 #include <sstream>
 
@@ -8,6 +10,30 @@
 namespace grains::config_detail {
 
 namespace {
+
+/// Every rank generates the whole list of bodies before keeping its share
+/// (docs/scaling.md), so a count is refused before allocating when it exceeds
+/// grains' limit or half of this machine's memory.
+constexpr long kMaxGeneratedBodies = 100'000'000;
+
+void checkAffordable(MapReader& g, const std::string& key, long count) {
+  if (count > kMaxGeneratedBodies) {
+    g.fail(key, "at most " + std::to_string(kMaxGeneratedBodies) +
+                    " generated bodies (grains' limit: every rank builds the whole list); this "
+                    "gives " +
+                    std::to_string(count));
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return;
+  const double memory = static_cast<double>(pages) * static_cast<double>(page_size);
+  const double needed = 2.0 * static_cast<double>(count) * sizeof(Body);  // list + share
+  if (needed > 0.5 * memory) {
+    g.fail(key, "a count whose bodies fit in half of this machine's memory (" +
+                    std::to_string(static_cast<long>(0.25 * memory / sizeof(Body))) +
+                    " bodies at " + std::to_string(sizeof(Body)) + " bytes each); this gives " +
+                    std::to_string(count));
+  }
+}
 
 Region parseRegion(MapReader r) {
   Region region;
@@ -72,6 +98,7 @@ void parseGenerator(MapReader g, BodiesSection& out) {
     out.rings_y = static_cast<int>(g.integer("rings_y", out.rings_y, Range::closed(1.0, 1e4)));
     const long nx = out.rings_x, ny = out.rings_y;
     out.count = nx * ny + (nx - 1) * ny + nx * (ny - 1);
+    checkAffordable(g, "rings_x", out.count);
     out.region = g.has("region") ? parseRegion(g.map("region")) : chainmailDefaultRegion(out);
     g.finish();
     return;
@@ -79,6 +106,7 @@ void parseGenerator(MapReader g, BodiesSection& out) {
   out.generator = type == "lattice" ? GeneratorKind::Lattice : GeneratorKind::RandomPacking;
   // 0 is allowed when extra_bodies lists every body (checked by the loader).
   out.count = g.integer("count", out.count, Range::atLeast(0.0));
+  checkAffordable(g, "count", out.count);
   if (!g.has("region")) g.failMissing("region", "a map with type: box or type: cylinder");
   out.region = parseRegion(g.map("region"));
   if (type == "lattice") {

@@ -2,6 +2,7 @@
 // and parallel sections.
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "config_sections.hpp"
@@ -26,6 +27,14 @@ SimulationSection parseSimulation(MapReader s) {
                                         ", end_time = " + describeValue(s.get("end_time")) + ")"
                                   : "") +
                        "; expected exactly one of them");
+  }
+  // end_time / dt must be a step count a long holds (and a run could finish).
+  constexpr double kMaxSteps = 1e15;
+  if (out.end_time && *out.end_time / out.dt > kMaxSteps) {
+    std::ostringstream expected;
+    expected << "at most " << kMaxSteps << " steps of simulation.dt = " << out.dt
+             << " (end_time / dt = " << *out.end_time / out.dt << ")";
+    s.fail("end_time", expected.str());
   }
   out.gravity = s.vec3("gravity", out.gravity);
   out.seed = static_cast<unsigned long>(

@@ -221,7 +221,8 @@ Vec3 MapReader::decodeVec3(const std::string& key, const YAML::Node& node, bool 
   for (int i = 0; i < 3; ++i) {
     if (!decodeNumber(node[i], out[i])) fail(key, expected);
   }
-  if (nonzero && out.norm() == 0.0) fail(key, expected);
+  // A direction must also survive normalisation (|v| finite, e.g. not [1e300, 1e300, 0]).
+  if (nonzero && !(out.norm() > 0.0 && std::isfinite(out.norm()))) fail(key, expected);
   return out;
 }
 
