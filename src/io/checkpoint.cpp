@@ -3,6 +3,8 @@
 #include "collective.hpp"
 
 #include <hdf5.h>
+#include <cstring>
+#include <new>
 
 #include <algorithm>
 #include <cstdio>
@@ -100,8 +102,12 @@ void writeRows(hid_t file, const char* name, hid_t type, const void* data, unsig
   MPI_Allreduce(&rows, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
   const hsize_t dims[2] = {total, row_len};
   Handle file_space(H5Screate_simple(2, dims, nullptr), H5Sclose, "cannot create a dataspace");
-  Handle dataset(H5Dcreate2(file, name, type, file_space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 H5Dclose, std::string("cannot create dataset ") + name);
+  // No modification times in the object headers: the same state gives the
+  // same bytes (determinism, docs/reliability.md).
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "cannot create a dataset property list");
+  check(H5Pset_obj_track_times(dcpl, false), "cannot switch off time tracking");
+  Handle dataset(H5Dcreate2(file, name, type, file_space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose,
+                 std::string("cannot create dataset ") + name);
   if (total == 0) return;  // HDF5 refuses transfers to an empty dataset (same on every rank)
   const hsize_t mine[2] = {rows, row_len};
   Handle memory_space(H5Screate_simple(2, mine, nullptr), H5Sclose, "cannot create a dataspace");
@@ -152,6 +158,38 @@ std::vector<T> readRows(hid_t file, const char* name, hid_t type, hsize_t row_le
   return out;
 }
 
+/// The bytes of T that are padding, not members: T is built in memory filled
+/// with 0x00 and in memory filled with 0xFF; bytes that differ were not
+/// written by any member initializer.
+template <typename T>
+std::vector<bool> paddingBytes() {
+  alignas(T) unsigned char zeros[sizeof(T)], ones[sizeof(T)];
+  std::memset(zeros, 0x00, sizeof(T));
+  std::memset(ones, 0xFF, sizeof(T));
+  // Default-initialisation (no "()"): value-initialisation would zero the
+  // padding too and hide it.
+  T* a = new (zeros) T;
+  T* b = new (ones) T;
+  std::vector<bool> padding(sizeof(T));
+  for (std::size_t i = 0; i < sizeof(T); ++i) padding[i] = zeros[i] != ones[i];
+  a->~T();
+  b->~T();
+  return padding;
+}
+
+/// Raw rows of `items` with their padding bytes zeroed: copies keep whatever
+/// the padding held, and the same state must give the same file.
+template <typename T>
+std::vector<unsigned char> bytesWithoutPadding(const std::vector<T>& items) {
+  static const std::vector<bool> padding = paddingBytes<T>();
+  std::vector<unsigned char> bytes(items.size() * sizeof(T));
+  if (!items.empty()) std::memcpy(bytes.data(), items.data(), bytes.size());
+  for (std::size_t k = 0; k < items.size(); ++k)
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      if (padding[i]) bytes[k * sizeof(T) + i] = 0;
+  return bytes;
+}
+
 void writeFile(const std::string& path, const CheckpointState& s, MPI_Comm comm) {
   const bool root = commRank(comm) == 0;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "cannot create a file access list");
@@ -174,7 +212,8 @@ void writeFile(const std::string& path, const CheckpointState& s, MPI_Comm comm)
 
   // Bodies and impulses are trivially copyable: stored as raw rows of bytes
   // (the version and row sizes above guard against a different layout).
-  writeRows(file, "bodies", H5T_NATIVE_UCHAR, s.bodies.data(), s.bodies.size(), sizeof(Body), comm);
+  const std::vector<unsigned char> bodies = bytesWithoutPadding(s.bodies);
+  writeRows(file, "bodies", H5T_NATIVE_UCHAR, bodies.data(), s.bodies.size(), sizeof(Body), comm);
   const long long body_count = static_cast<long long>(s.bodies.size());
   writeRows(file, "body_counts", H5T_NATIVE_LLONG, &body_count, 1, 1, comm);
   writeRows(file, "warm_start", H5T_NATIVE_UCHAR, s.warm_start.data(), s.warm_start.size(),
