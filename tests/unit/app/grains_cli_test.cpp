@@ -1,5 +1,7 @@
 // End-to-end checks of the `grains` executable: outputs of a short run, and
 // bad input rejected with a clear message, exit status 2 and nothing written.
+#include "grains_process.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -17,27 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string output;
-};
+using Result = grains_test::ProcessResult;
 
-// Runs grains in a clean environment (the test process itself is an MPI
-// singleton whose environment must not leak into the child).
-Result runGrains(const std::string& args) {
-  const std::string command =
-      "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
-      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 " +
-      std::string(GRAINS_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) r.output += buffer.data();
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+Result runGrains(const std::string& args) { return grains_test::runGrainsProcess(args); }
 
 class GrainsCli : public ::testing::Test {
  protected:

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace grains_test {
@@ -18,10 +19,15 @@ struct ProcessResult {
 /// `launcher` (e.g. "mpirun -np 2") goes before the binary.
 inline ProcessResult runGrainsProcess(const std::string& args, const std::string& env = "",
                                       const std::string& launcher = "") {
+  // Sanitizer settings (scripts/sanitize.sh) reach the child, nothing else.
+  std::string sanitizers;
+  for (const char* name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+    if (const char* value = std::getenv(name))
+      sanitizers += std::string(name) + "='" + value + "' ";
   const std::string command =
       "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
       "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1 " +
-      env + " " + launcher + " " + std::string(GRAINS_BINARY) + " " + args + " 2>&1";
+      sanitizers + env + " " + launcher + " " + std::string(GRAINS_BINARY) + " " + args + " 2>&1";
   ProcessResult r;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
