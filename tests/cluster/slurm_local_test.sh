@@ -130,17 +130,8 @@ grep -q "already complete" "$work/jobs/grains-${chain[1]}.log" ||
 # The same 20 steps directly, on the same 2 ranks.
 mpirun -np 2 "$BINARY" run "$work/pile.yaml" --output "$work/direct" >"$work/direct.log" 2>&1 ||
   fail "direct run failed: $(tail -3 "$work/direct.log")"
-/usr/bin/python3 - "$work/direct/metrics.csv" "$work/run/metrics.csv" <<'PY' || fail "the chained run differs from the direct one"
-import csv, sys
-def load(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    keep = [k for k in rows[0] if k != "wall_s" and not (k.startswith("time_") and k.endswith("_s"))]
-    return [[r[k] for k in keep] for r in rows]
-a, b = load(sys.argv[1]), load(sys.argv[2])
-print(f"direct run {len(a)} rows, chained run {len(b)} rows, identical: {a == b}")
-sys.exit(0 if a == b and len(a) == 20 else 1)
-PY
+/usr/bin/python3 "$SOURCE/tests/support/same_metrics.py" "$work/direct/metrics.csv" \
+  "$work/run/metrics.csv" --rows 20 || fail "the chained run differs from the direct one"
 if ((failures > 0)); then
   echo "$failures failure(s)"
   exit 1

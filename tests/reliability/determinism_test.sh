@@ -37,18 +37,8 @@ for np in 1 2; do
       failures=$((failures + 1))
     }
   done < <(cd "$work/np${np}_a" && find . -type f | sort)
-  /usr/bin/python3 - "$work/np${np}_a/metrics.csv" "$work/np${np}_b/metrics.csv" <<'PY' || failures=$((failures + 1))
-import csv, sys
-def load(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    keep = [k for k in rows[0] if k != "wall_s" and not (k.startswith("time_") and k.endswith("_s"))]
-    return [[r[k] for k in keep] for r in rows]
-a, b = load(sys.argv[1]), load(sys.argv[2])
-if a != b or len(a) != 80:
-    print(f"FAIL: metrics.csv differs ({len(a)} and {len(b)} rows)")
-    sys.exit(1)
-PY
+  /usr/bin/python3 "$SOURCE/tests/support/same_metrics.py" "$work/np${np}_a/metrics.csv" \
+    "$work/np${np}_b/metrics.csv" --rows 80 || failures=$((failures + 1))
   echo "np=$np, $OMP_NUM_THREADS threads per rank: $compared output files identical byte for byte," \
     "metrics.csv identical but for wall times"
 done

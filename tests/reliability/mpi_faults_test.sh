@@ -49,22 +49,7 @@ run() {
 
 # metrics.csv of two runs agree in every column but the wall-time ones.
 same_metrics() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import csv, sys
-def load(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    keep = [k for k in rows[0] if k != "wall_s" and not (k.startswith("time_") and k.endswith("_s"))]
-    return [[r[k] for k in keep] for r in rows]
-a, b = load(sys.argv[1]), load(sys.argv[2])
-if a != b:
-    print("metrics differ:", len(a), "vs", len(b), "rows")
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            print(" first difference in row", i, x, y)
-            break
-    sys.exit(1)
-PY
+  /usr/bin/python3 "$(dirname "$0")/../support/same_metrics.py" "$1" "$2"
 }
 
 for np in 2 3; do

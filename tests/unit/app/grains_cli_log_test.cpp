@@ -15,15 +15,11 @@ namespace {
 namespace fs = std::filesystem;
 using grains_test::runGrainsProcess;
 
-class GrainsCliLog : public ::testing::Test {
+class GrainsCliLog : public grains_test::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("grains_cli_log_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "pile.yaml") << R"(simulation: {dt: 0.005, steps: 4}
+    TempDirTest::SetUp();
+    write("pile.yaml", R"(simulation: {dt: 0.005, steps: 4}
 bodies:
   radius: 0.1
   mass: 1.0
@@ -31,16 +27,14 @@ bodies:
               region: {type: box, min: [0, 0, 0], max: [0.4, 0.4, 0.4]}}
 walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
 output: {log_every: 2}
-)";
+)");
   }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string run(const std::string& flags) {
     const auto r = runGrainsProcess("run " + (dir_ / "pile.yaml").string() + " --output " +
                                     (dir_ / "out").string() + " --overwrite " + flags);
     EXPECT_EQ(r.status, 0) << r.output;
     return r.output;
   }
-  fs::path dir_;
 };
 
 TEST_F(GrainsCliLog, DefaultShowsProgressEveryNStepsAndTheTimingTable) {

@@ -4,10 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -23,30 +21,8 @@ using Result = grains_test::ProcessResult;
 
 Result runGrains(const std::string& args) { return grains_test::runGrainsProcess(args); }
 
-class GrainsCli : public ::testing::Test {
+class GrainsCli : public grains_test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("grains_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  static std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  fs::path dir_;
 };
 
 const char* kSmallPile = R"(simulation: {dt: 0.005, steps: 6}
@@ -167,9 +143,9 @@ TEST_F(GrainsCli, CheckpointAndRestart) {
   // Restarting into the run's own directory continues its outputs: the
   // recomputed steps replace their metrics rows.
   const std::string before = read(out / "metrics.csv");
-  const auto in_place = runGrains("run " + cfg + " --output " + out.string() +
-                                  " --set output.vtk_every=0 --restart " +
-                                  (out / "checkpoint_00000004.h5").string());
+  const auto in_place =
+      runGrains("run " + cfg + " --output " + out.string() +
+                " --set output.vtk_every=0 --restart " + (out / "checkpoint_00000004.h5").string());
   ASSERT_EQ(in_place.status, 0) << in_place.output;
   const std::string after = read(out / "metrics.csv");
   EXPECT_EQ(std::count(after.begin(), after.end(), '\n'), 7);  // header + steps 1..6

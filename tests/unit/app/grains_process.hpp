@@ -1,11 +1,16 @@
 #pragma once
 // Runs the grains executable (GRAINS_BINARY) in a clean environment: the test
 // process is an MPI singleton whose environment must not leak into the child.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace grains_test {
@@ -37,5 +42,34 @@ inline ProcessResult runGrainsProcess(const std::string& args, const std::string
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return r;
 }
+
+/// A fresh directory per test (named after the process and the test),
+/// removed afterwards, with helpers to write and read files in it.
+class TempDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("grains_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  /// Writes `text` to dir_/name and returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  static std::string read(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  std::filesystem::path dir_;
+};
 
 }  // namespace grains_test

@@ -148,22 +148,8 @@ TEST(ReliabilityConfig, BadPoliciesNameTheKey) {
 
 // --- the executable ---------------------------------------------------------
 
-class RunFaults : public ::testing::Test {
+class RunFaults : public grains_test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("grains_faults_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
   /// Column `name` of the output's metrics.csv, one value per row.
   std::vector<double> column(const std::string& out, const std::string& name) {
     std::ifstream in(dir_ / out / "metrics.csv");
@@ -195,8 +181,6 @@ class RunFaults : public ::testing::Test {
     EXPECT_EQ(r.status, expected_status) << r.output;
     return r.output;
   }
-
-  fs::path dir_;
 };
 
 // Eight spheres settling on a floor; every step has contacts.
