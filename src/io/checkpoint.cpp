@@ -1,5 +1,7 @@
 #include "grains/io/checkpoint.hpp"
 
+#include "grains/io/padding.hpp"
+
 #include "collective.hpp"
 
 #include <hdf5.h>
@@ -156,38 +158,6 @@ std::vector<T> readRows(hid_t file, const char* name, hid_t type, hsize_t row_le
                 rows > 0 ? static_cast<void*>(out.data()) : &dummy),
         std::string("cannot read dataset ") + name);
   return out;
-}
-
-/// The bytes of T that are padding, not members: T is built in memory filled
-/// with 0x00 and in memory filled with 0xFF; bytes that differ were not
-/// written by any member initializer.
-template <typename T>
-std::vector<bool> paddingBytes() {
-  alignas(T) unsigned char zeros[sizeof(T)], ones[sizeof(T)];
-  std::memset(zeros, 0x00, sizeof(T));
-  std::memset(ones, 0xFF, sizeof(T));
-  // Default-initialisation (no "()"): value-initialisation would zero the
-  // padding too and hide it.
-  T* a = new (zeros) T;
-  T* b = new (ones) T;
-  std::vector<bool> padding(sizeof(T));
-  for (std::size_t i = 0; i < sizeof(T); ++i) padding[i] = zeros[i] != ones[i];
-  a->~T();
-  b->~T();
-  return padding;
-}
-
-/// Raw rows of `items` with their padding bytes zeroed: copies keep whatever
-/// the padding held, and the same state must give the same file.
-template <typename T>
-std::vector<unsigned char> bytesWithoutPadding(const std::vector<T>& items) {
-  static const std::vector<bool> padding = paddingBytes<T>();
-  std::vector<unsigned char> bytes(items.size() * sizeof(T));
-  if (!items.empty()) std::memcpy(bytes.data(), items.data(), bytes.size());
-  for (std::size_t k = 0; k < items.size(); ++k)
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-      if (padding[i]) bytes[k * sizeof(T) + i] = 0;
-  return bytes;
 }
 
 void writeFile(const std::string& path, const CheckpointState& s, MPI_Comm comm) {

@@ -26,7 +26,7 @@ inline ProcessResult runGrainsProcess(const std::string& args, const std::string
                                       const std::string& launcher = "") {
   // Sanitizer settings (scripts/sanitize.sh) reach the child, nothing else.
   std::string sanitizers;
-  for (const char* name : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS"})
     if (const char* value = std::getenv(name))
       sanitizers += std::string(name) + "='" + value + "' ";
   const std::string command =
