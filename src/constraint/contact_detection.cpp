@@ -1,6 +1,7 @@
 #include "grains/constraint/contact_detection.hpp"
 
 #include "grains/neighbor/cell_list.hpp"
+#include "grains/parallel/parallel_loops.hpp"
 
 #include <mpi.h>
 
@@ -57,22 +58,27 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
   const double searched = MPI_Wtime();
 
-  std::vector<Contact> contacts;
-  contacts.reserve(pairs.size() + num_owned);
-  for (const auto& [i, j] : pairs) {
-    int a = 0, b = 0;
-    if (!ownedPairSides(bodies, num_owned, i, j, a, b)) continue;
-    const ContactGeometry g =
-        bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
-    if (g.gap <= settings.envelope) contacts.push_back(pairContact(bodies, a, b, g, settings.mu));
-  }
-  for (std::size_t i = 0; i < num_owned; ++i) {
-    for (std::size_t w = 0; w < walls.size(); ++w) {
-      const ContactGeometry g = wallBody(walls[w], bodies[i]);
-      if (g.gap <= settings.envelope)
-        contacts.push_back(
-            wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
-    }
+  // Narrow phase over the pairs, then the walls of each owned body, on all
+  // threads; the key sort makes the order independent of the thread count.
+  std::vector<Contact> contacts =
+      parallelCollect<Contact>(pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
+        int a = 0, b = 0;
+        if (!ownedPairSides(bodies, num_owned, pairs[k].first, pairs[k].second, a, b)) return;
+        const ContactGeometry g =
+            bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
+        if (g.gap <= settings.envelope) out.push_back(pairContact(bodies, a, b, g, settings.mu));
+      });
+  if (!walls.empty()) {
+    const std::vector<Contact> wall_contacts =
+        parallelCollect<Contact>(num_owned, [&](std::size_t i, std::vector<Contact>& out) {
+          for (std::size_t w = 0; w < walls.size(); ++w) {
+            const ContactGeometry g = wallBody(walls[w], bodies[i]);
+            if (g.gap <= settings.envelope)
+              out.push_back(
+                  wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
+          }
+        });
+    contacts.insert(contacts.end(), wall_contacts.begin(), wall_contacts.end());
   }
   sortByKey(contacts);
   if (times != nullptr) {

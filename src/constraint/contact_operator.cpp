@@ -44,23 +44,52 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOper
     : Dt_(std::move(Dt)),
       mobility_(std::move(mobility)),
       scale_(scale),
-      regularisation_(regularisation) {}
+      regularisation_(regularisation),
+      jacobian_(*Dt_, Dt_->getColMap()->getNodeNumElements() / 6),
+      importer_(Dt_->getGraph()->getImporter()) {
+  if (importer_.is_null()) {
+    local_work_.resize(6 * jacobian_.columnBodies());
+  } else {
+    column_work_ = rcp(new Vector(Dt_->getColMap(), false));
+    owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
+    owned_work2_ = rcp(new Vector(Dt_->getDomainMap(), false));
+  }
+}
+
+std::size_t ContactOperator::bytesPerApply() const {
+  return jacobian_.bytesPerNormalProduct(mobility_->ownedMobility().size());
+}
 
 void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp /*mode*/,
                             Scalar alpha, Scalar beta) const {
   // A is symmetric: every mode is the same product.
-  const auto nvec = x.getNumVectors();
-  if (body_work_.is_null() || body_work_->getNumVectors() != nvec) {
-    body_work_ = rcp(new MultiVector(Dt_->getDomainMap(), nvec, false));
-    body_work2_ = rcp(new MultiVector(Dt_->getDomainMap(), nvec, false));
+  for (std::size_t v = 0; v < x.getNumVectors(); ++v) {
+    const auto xv = x.getData(v);
+    auto yv = y.getDataNonConst(v);
+    const double* xs = xv.getRawPtr();
+    double* ys = yv.getRawPtr();
+    if (importer_.is_null()) {
+      // One rank: the column bodies are the owned bodies, so W applies in the
+      // same pass as D (no exchange in between).
+      jacobian_.multiplyWD(xs, mobility_->ownedMobility(), local_work_.data());
+      jacobian_.multiplyDt(local_work_.data(), alpha * scale_, xs, alpha * regularisation_, beta,
+                           ys);
+      continue;
+    }
+    {
+      auto column = column_work_->getDataNonConst();
+      jacobian_.multiplyD(xs, column.getRawPtr());
+    }
+    // Sum the ghost columns' partial products into their owners (reverse
+    // Import), apply W, and bring the owned results back to the ghosts.
+    owned_work_->putScalar(0.0);
+    owned_work_->doExport(*column_work_, *importer_, Tpetra::ADD);
+    mobility_->apply(*owned_work_, *owned_work2_);
+    column_work_->doImport(*owned_work2_, *importer_, Tpetra::INSERT);
+    const auto column = column_work_->getData();
+    jacobian_.multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta,
+                         ys);
   }
-  // D x = (D^T)^T x: contributions to ghost columns are exported to owners.
-  Dt_->apply(x, *body_work_, Teuchos::TRANS);
-  mobility_->apply(*body_work_, *body_work2_);
-  if (regularisation_ != 0.0 && &x == &y)
-    throw std::logic_error("ContactOperator::apply: x and y must differ");
-  Dt_->apply(*body_work2_, y, Teuchos::NO_TRANS, alpha * scale_, beta);
-  if (regularisation_ != 0.0) y.update(alpha * regularisation_, x, 1.0);
 }
 
 }  // namespace grains

@@ -1,6 +1,7 @@
 #include "grains/constraint/multisphere_detection.hpp"
 
 #include "grains/neighbor/cell_list.hpp"
+#include "grains/parallel/parallel_loops.hpp"
 
 #include <mpi.h>
 
@@ -30,38 +31,40 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
   const auto& bodies = domain.bodies();
   const std::size_t num_owned = domain.numOwned();
   std::vector<std::vector<WorldSphere>> spheres(bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) spheres[i] = worldSpheres(bodies[i], count);
+  parallelFor(bodies.size(), [&](std::size_t i) { spheres[i] = worldSpheres(bodies[i], count); });
 
-  std::vector<Contact> contacts;
   const double search_start = MPI_Wtime();
   const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
   const double searched = MPI_Wtime();
-  for (const auto& [i, j] : pairs) {
-    int a = 0, b = 0;
-    if (!ownedPairSides(bodies, num_owned, i, j, a, b)) continue;
-    const auto& sa = spheres[static_cast<std::size_t>(a)];
-    const auto& sb = spheres[static_cast<std::size_t>(b)];
-    for (std::size_t p = 0; p < sa.size(); ++p) {
-      for (std::size_t q = 0; q < sb.size(); ++q) {
-        const ContactGeometry g =
-            sphereSphere(sa[p].center, sa[p].radius, sb[q].center, sb[q].radius);
-        if (g.gap > settings.envelope) continue;
-        contacts.push_back(
-            pairContact(bodies, a, b, g, settings.mu,
-                        subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
-      }
-    }
-  }
-  for (std::size_t i = 0; i < num_owned; ++i) {
-    for (std::size_t w = 0; w < walls.size(); ++w) {
-      for (std::size_t p = 0; p < spheres[i].size(); ++p) {
-        const ContactGeometry g = wallSphere(walls[w], spheres[i][p].center, spheres[i][p].radius);
-        if (g.gap > settings.envelope) continue;
-        contacts.push_back(wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g,
-                                       settings.mu, static_cast<std::int64_t>(p)));
-      }
-    }
-  }
+  std::vector<Contact> contacts =
+      parallelCollect<Contact>(pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
+        int a = 0, b = 0;
+        if (!ownedPairSides(bodies, num_owned, pairs[k].first, pairs[k].second, a, b)) return;
+        const auto& sa = spheres[static_cast<std::size_t>(a)];
+        const auto& sb = spheres[static_cast<std::size_t>(b)];
+        for (std::size_t p = 0; p < sa.size(); ++p) {
+          for (std::size_t q = 0; q < sb.size(); ++q) {
+            const ContactGeometry g =
+                sphereSphere(sa[p].center, sa[p].radius, sb[q].center, sb[q].radius);
+            if (g.gap > settings.envelope) continue;
+            out.push_back(pairContact(bodies, a, b, g, settings.mu,
+                                      subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
+          }
+        }
+      });
+  const std::vector<Contact> wall_contacts =
+      parallelCollect<Contact>(num_owned, [&](std::size_t i, std::vector<Contact>& out) {
+        for (std::size_t w = 0; w < walls.size(); ++w) {
+          for (std::size_t p = 0; p < spheres[i].size(); ++p) {
+            const ContactGeometry g =
+                wallSphere(walls[w], spheres[i][p].center, spheres[i][p].radius);
+            if (g.gap > settings.envelope) continue;
+            out.push_back(wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g,
+                                      settings.mu, static_cast<std::int64_t>(p)));
+          }
+        }
+      });
+  contacts.insert(contacts.end(), wall_contacts.begin(), wall_contacts.end());
   sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - search_start;

@@ -4,6 +4,7 @@
 #include "grains/dynamics/intermediate_configuration.hpp"
 #include "grains/dynamics/relcp_constraints.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "grains/parallel/parallel_loops.hpp"
 
 #include <Tpetra_Import.hpp>
 
@@ -219,8 +220,6 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   {
     auto& bodies = domain.bodies();
     const auto& moved = reached.bodies();
-    std::vector<std::vector<SubSphere>> spheres(
-        settings_.method == ConstraintMethod::Multisphere ? bodies.size() : 0);
     auto g = gamma.getData();
     for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
       const Contact& c = contacts[ci];
@@ -228,27 +227,30 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       for (int idx : {c.body_a, c.body_b})
         if (idx >= 0 && static_cast<std::size_t>(idx) < domain.numOwned())
           ++bodies[static_cast<std::size_t>(idx)].num_contacts;
+    }
+    // Sub-spheres are fixed in the body frame: one list per body and step.
+    const bool multisphere = settings_.method == ConstraintMethod::Multisphere;
+    std::vector<std::vector<SubSphere>> spheres(multisphere ? bodies.size() : 0);
+    parallelFor(spheres.size(),
+                [&](std::size_t i) { spheres[i] = subSpheres(bodies[i], settings_.subspheres); });
+    std::vector<double> gaps(contacts.size());
+    parallelFor(contacts.size(), [&](std::size_t ci) {
+      const Contact& c = contacts[ci];
       const auto ib = static_cast<std::size_t>(c.body_b);
       const Body& mb = moved[ib];
-      double gap;
-      if (settings_.method == ConstraintMethod::Multisphere) {
-        // Sub-spheres are fixed in the body frame: one list per body and step.
-        auto spheresOf = [&](std::size_t i) -> const std::vector<SubSphere>& {
-          if (spheres[i].empty()) spheres[i] = subSpheres(bodies[i], settings_.subspheres);
-          return spheres[i];
-        };
+      if (multisphere) {
         if (c.isWall()) {
-          gap = multisphereGap(c, nullptr, nullptr, mb, spheresOf(ib), walls_);
+          gaps[ci] = multisphereGap(c, nullptr, nullptr, mb, spheres[ib], walls_);
         } else {
           const auto ia = static_cast<std::size_t>(c.body_a);
-          gap = multisphereGap(c, &moved[ia], &spheresOf(ia), mb, spheresOf(ib), walls_);
+          gaps[ci] = multisphereGap(c, &moved[ia], &spheres[ia], mb, spheres[ib], walls_);
         }
       } else {
-        gap = c.isWall() ? wallBody(walls_[static_cast<std::size_t>(c.wall)], mb).gap
-                         : bodyBody(moved[static_cast<std::size_t>(c.body_a)], mb).gap;
+        gaps[ci] = c.isWall() ? wallBody(walls_[static_cast<std::size_t>(c.wall)], mb).gap
+                              : bodyBody(moved[static_cast<std::size_t>(c.body_a)], mb).gap;
       }
-      constraint_overlap = std::max(constraint_overlap, -gap);
-    }
+    });
+    for (double gap : gaps) constraint_overlap = std::max(constraint_overlap, -gap);
   }
 
   last_contacts_ = contacts;

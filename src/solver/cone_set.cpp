@@ -79,7 +79,7 @@ void projectCoulombCone(double mu, double& n, double& u, double& w) {
     w = 0.0;
     return;
   }
-  const double t = std::hypot(u, w);
+  const double t = tangentMagnitude(u, w);
   if (t <= mu * n) return;
   if (mu * t <= -n) {
     n = u = w = 0.0;
@@ -131,7 +131,7 @@ void projectBoxContact(double radius, double* g) {
 
 void projectCylinderContact(double radius, double* g) {
   g[0] = std::max(g[0], 0.0);
-  const double t = std::hypot(g[1], g[2]);
+  const double t = tangentMagnitude(g[1], g[2]);
   if (t > radius) {
     const double factor = radius > 0.0 ? radius / t : 0.0;
     g[1] *= factor;

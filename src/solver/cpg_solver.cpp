@@ -162,7 +162,7 @@ class FeasibleSet {
         if (dc[1] != 0.0 || dc[2] != 0.0) changed = 1;
         dc[1] = dc[2] = 0.0;
       } else {
-        const double t = std::hypot(xc[1], xc[2]);
+        const double t = tangentMagnitude(xc[1], xc[2]);
         if (t >= R * (1.0 - 1e-12)) {  // on the circle: drop the outward radial part
           const double n1 = xc[1] / t;
           const double n2 = xc[2] / t;
@@ -195,7 +195,7 @@ class FeasibleSet {
       const std::size_t cs = static_cast<std::size_t>(c);
       const double R = radius_[cs];
       const double* xc = px + 3 * c;
-      const double t = std::hypot(xc[1], xc[2]);
+      const double t = tangentMagnitude(xc[1], xc[2]);
       kappa_[cs] = 0.0;
       if (!(R > 0.0) || t < R * (1.0 - 1e-12)) continue;
       const double lambda = (pr[3 * c + 1] * xc[1] + pr[3 * c + 2] * xc[2]) / t;
@@ -288,7 +288,7 @@ class FeasibleSet {
       for (Index c = 0; c < contacts; ++c) {
         const double R = radius_[static_cast<std::size_t>(c)];
         const double* yc = py + 3 * c;
-        const double t = std::hypot(yc[1], yc[2]);
+        const double t = tangentMagnitude(yc[1], yc[2]);
         if (!(R > 0.0) || t < R * (1.0 - 1e-12)) continue;
         const double excess = (t - R) / t;  // y_t - R y_t / |y_t| = excess * y_t
         for (int k = 1; k < 3; ++k) {

@@ -2,10 +2,14 @@
 // A = scale * D^T W D + regularisation * I as a matrix-free Tpetra::Operator
 // on the constraint map. D^T is the assembled contact Jacobian (CrsMatrix);
 // W is the block-diagonal mobility (inverse mass / inertia) of owned bodies.
-// Ghost contributions travel through D^T's Import/Export plans, built once
-// per step by fillComplete and reused by every apply.
+// The local products run on BlockJacobian's OpenMP kernels; ghost
+// contributions travel through D^T's Import plan (built once per assembly by
+// fillComplete, reused by every apply, in reverse for the sums to owners).
+#include "grains/constraint/block_jacobian.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/solver/quadratic_program.hpp"
+
+#include <Tpetra_Import.hpp>
 
 #include <vector>
 
@@ -40,15 +44,22 @@ class ContactOperator : public Operator {
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
              Scalar beta = Teuchos::ScalarTraits<Scalar>::zero()) const override;
 
+  const BlockJacobian& jacobian() const { return jacobian_; }
+  /// Bytes one apply moves at least (BlockJacobian's traffic model).
+  std::size_t bytesPerApply() const;
+
  private:
   RCP<const CrsMatrix> Dt_;
   RCP<const MobilityOperator> mobility_;
   double scale_;
   double regularisation_;
-  // Work vectors on the body map, reused across applies (solvers call apply
-  // thousands of times per step).
-  mutable RCP<MultiVector> body_work_;
-  mutable RCP<MultiVector> body_work2_;
+  BlockJacobian jacobian_;
+  RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> importer_;  ///< null on one rank
+  // Work vectors, allocated once: solvers apply A hundreds of times per step.
+  mutable std::vector<double> local_work_;  ///< W D x per owned body (no importer)
+  mutable RCP<Vector> column_work_;         ///< D x, then W D x, per column body
+  mutable RCP<Vector> owned_work_;
+  mutable RCP<Vector> owned_work2_;
 };
 
 }  // namespace grains

@@ -1,6 +1,8 @@
 #pragma once
 // Impulses of the previous step keyed by contact, to warm-start the solver
-// for contacts that persist.
+// for contacts that persist. Kept as a vector sorted by key: storing a step's
+// (already key-sorted) contacts is a copy, lookups are binary searches that
+// run on all threads, and checkpoints get the sorted list as it is.
 #include "grains/constraint/contact.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 
@@ -33,12 +35,14 @@ class WarmStartCache {
   void fill(const std::vector<Contact>& contacts, int block, Vector& gamma) const;
   /// Remember the impulses of this step's contacts (forgets the rest).
   void store(const std::vector<Contact>& contacts, int block, const Vector& gamma);
-  std::size_t size() const { return impulses_.size(); }
+  std::size_t size() const { return entries_.size(); }
   /// Every entry, sorted by key (checkpoints).
-  std::vector<WarmStartRecord> records() const;
+  const std::vector<WarmStartRecord>& records() const { return entries_; }
 
  private:
-  std::unordered_map<ContactKey, std::array<double, 3>, ContactKeyHash> impulses_;
+  /// Sorts by key and keeps, of equal keys, the entry that came last.
+  void normalise();
+  std::vector<WarmStartRecord> entries_;
 };
 
 }  // namespace grains

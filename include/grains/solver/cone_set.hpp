@@ -3,6 +3,7 @@
 // chosen by the friction model (seed 002 Table 1).
 #include "grains/linalg/tpetra_types.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ bool isSeparable(FrictionModel model);
 
 /// Exact Euclidean projection of (n, u, w) onto {sqrt(u^2 + w^2) <= mu n}.
 void projectCoulombCone(double mu, double& n, double& u, double& w);
+
+/// |(u, w)|: sqrt(u^2 + w^2), with std::hypot's overflow safety only when the
+/// squares overflow (hypot is several times slower and this sits in every
+/// projection of every solver iteration).
+inline double tangentMagnitude(double u, double w) {
+  const double squares = u * u + w * w;
+  return std::isfinite(squares) ? std::sqrt(squares) : std::hypot(u, w);
+}
 /// Exact Euclidean projection onto {|u| <= mu n, |w| <= mu n} (n >= 0 implied).
 void projectPyramid(double mu, double& n, double& u, double& w);
 
