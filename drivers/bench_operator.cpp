@@ -11,8 +11,8 @@
 #include "grains/constraint/contact_system.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
-#include <Tpetra_Core.hpp>
 #include <mpi.h>
+#include <Tpetra_Core.hpp>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -50,11 +50,16 @@ Options parse(int argc, char** argv) {
     }
     if (i + 1 >= argc) throw std::invalid_argument("option " + key + " needs a value");
     const std::string value = argv[++i];
-    if (key == "--bodies") o.bodies = std::stol(value);
-    else if (key == "--repeats") o.repeats = std::stoi(value);
-    else if (key == "--applies") o.applies = std::stoi(value);
-    else if (key == "--stream-mib") o.stream_mib = std::stol(value);
-    else throw std::invalid_argument("unknown option " + key + " (see --help)");
+    if (key == "--bodies")
+      o.bodies = std::stol(value);
+    else if (key == "--repeats")
+      o.repeats = std::stoi(value);
+    else if (key == "--applies")
+      o.applies = std::stoi(value);
+    else if (key == "--stream-mib")
+      o.stream_mib = std::stol(value);
+    else
+      throw std::invalid_argument("unknown option " + key + " (see --help)");
   }
   if (o.bodies < 8 || o.repeats < 1 || o.applies < 1 || o.stream_mib < 1)
     throw std::invalid_argument("--bodies >= 8, --repeats, --applies, --stream-mib >= 1");
@@ -75,10 +80,10 @@ std::vector<Body> latticeSlab(long total, const Comm& comm) {
     std::mt19937_64 rng(static_cast<std::uint64_t>(k) * 7919u + 1u);
     std::uniform_real_distribution<double> jitter(-0.002, 0.002), unit(-1.0, 1.0);
     const long x = k % side, y = (k / side) % side, z = k / (side * side);
-    Body b = makeSphere(static_cast<GlobalId>(k), 0.1, 6.28,
-                        Vec3(0.2 * static_cast<double>(x) + jitter(rng),
-                             0.2 * static_cast<double>(y) + jitter(rng),
-                             0.1 + 0.2 * static_cast<double>(z) + jitter(rng)));
+    Body b = makeSphere(
+        static_cast<GlobalId>(k), 0.1, 6.28,
+        Vec3(0.2 * static_cast<double>(x) + jitter(rng), 0.2 * static_cast<double>(y) + jitter(rng),
+             0.1 + 0.2 * static_cast<double>(z) + jitter(rng)));
     b.velocity = Vec3(unit(rng), unit(rng), unit(rng));
     out.push_back(b);
   }
@@ -151,8 +156,8 @@ int main(int argc, char** argv) {
     settings.friction = FrictionModel::Coulomb;
     const ContactSystem sys = assembleContactSystem(domain, contacts, settings);
     const long rows = globalSum(*comm, static_cast<long>(sys.constraint_map->getNodeNumElements()));
-    const double bytes = static_cast<double>(
-        globalSum(*comm, static_cast<long>(sys.A->bytesPerApply())));
+    const double bytes =
+        static_cast<double>(globalSum(*comm, static_cast<long>(sys.A->bytesPerApply())));
 
     Vector x(sys.constraint_map), y(sys.constraint_map);
     x.randomize();
@@ -166,8 +171,8 @@ int main(int argc, char** argv) {
     const std::size_t stream_n =
         static_cast<std::size_t>(opt.stream_mib) * 1024 * 1024 / (3 * sizeof(double));
     std::vector<double> a(stream_n, 0.0), b(stream_n, 1.0), c(stream_n, 2.0);
-    const double stream_bytes = static_cast<double>(
-        globalSum(*comm, static_cast<long>(3 * sizeof(double) * stream_n)));
+    const double stream_bytes =
+        static_cast<double>(globalSum(*comm, static_cast<long>(3 * sizeof(double) * stream_n)));
 
     // Warm up every path once (first touch, Import buffers).
     for (int threads : {1, 2}) {
@@ -183,15 +188,17 @@ int main(int argc, char** argv) {
         setThreads(threads);
         const auto slot = static_cast<std::size_t>(threads - 1);
         stream_s[slot].push_back(timed(*comm, [&] { triadSeconds(a, b, c); }));
-        apply_s[slot].push_back(timed(*comm, [&] {
-                                  for (int k = 0; k < opt.applies; ++k) sys.A->apply(x, y);
-                                }) /
+        apply_s[slot].push_back(timed(*comm,
+                                      [&] {
+                                        for (int k = 0; k < opt.applies; ++k) sys.A->apply(x, y);
+                                      }) /
                                 opt.applies);
       }
       setThreads(1);
-      apply_s[2].push_back(timed(*comm, [&] {
-                             for (int k = 0; k < opt.applies; ++k) tpetraApply();
-                           }) /
+      apply_s[2].push_back(timed(*comm,
+                                 [&] {
+                                   for (int k = 0; k < opt.applies; ++k) tpetraApply();
+                                 }) /
                            opt.applies);
     }
     setThreads(threads_available);
@@ -223,9 +230,11 @@ int main(int argc, char** argv) {
                     k ? "s" : "", frac_med, frac_best);
       }
       std::printf("2 threads / 1 thread speedup of the apply: median %.2f, best %.2f\n",
-                  median(apply_s[0]) / median(apply_s[1]), minimum(apply_s[0]) / minimum(apply_s[1]));
+                  median(apply_s[0]) / median(apply_s[1]),
+                  minimum(apply_s[0]) / minimum(apply_s[1]));
       std::printf("block kernels / Tpetra products, 1 thread: median %.2f, best %.2f\n",
-                  median(apply_s[2]) / median(apply_s[0]), minimum(apply_s[2]) / minimum(apply_s[0]));
+                  median(apply_s[2]) / median(apply_s[0]),
+                  minimum(apply_s[2]) / minimum(apply_s[0]));
     }
   } catch (const std::exception& e) {
     if (comm->getRank() == 0) std::fprintf(stderr, "bench_operator: %s\n", e.what());

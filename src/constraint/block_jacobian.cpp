@@ -96,8 +96,7 @@ void BlockJacobian::multiplyWD(const double* x, const std::vector<BodyMobility>&
     out[0] = w.inverse_mass * sum[0];
     out[1] = w.inverse_mass * sum[1];
     out[2] = w.inverse_mass * sum[2];
-    for (int i = 0; i < 3; ++i)
-      out[3 + i] = J(i, 0) * sum[3] + J(i, 1) * sum[4] + J(i, 2) * sum[5];
+    for (int i = 0; i < 3; ++i) out[3 + i] = J(i, 0) * sum[3] + J(i, 1) * sum[4] + J(i, 2) * sum[5];
   }
 }
 
@@ -115,8 +114,8 @@ void BlockJacobian::multiplyDt(const double* w, double alpha, const double* x, d
     for (int blk = start[r]; blk < start[r + 1]; ++blk) {
       const double* a = values + 6 * static_cast<Index>(blk);
       const double* wb = w + 6 * static_cast<Index>(body[blk]);
-      sum += a[0] * wb[0] + a[1] * wb[1] + a[2] * wb[2] + a[3] * wb[3] + a[4] * wb[4] +
-             a[5] * wb[5];
+      sum +=
+          a[0] * wb[0] + a[1] * wb[1] + a[2] * wb[2] + a[3] * wb[3] + a[4] * wb[4] + a[5] * wb[5];
     }
     double out = alpha * sum;
     if (reg != 0.0) out += reg * x[r];

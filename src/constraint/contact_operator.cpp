@@ -87,8 +87,7 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
     mobility_->apply(*owned_work_, *owned_work2_);
     column_work_->doImport(*owned_work2_, *importer_, Tpetra::INSERT);
     const auto column = column_work_->getData();
-    jacobian_.multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta,
-                         ys);
+    jacobian_.multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta, ys);
   }
 }
 

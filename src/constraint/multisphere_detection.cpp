@@ -47,8 +47,9 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
             const ContactGeometry g =
                 sphereSphere(sa[p].center, sa[p].radius, sb[q].center, sb[q].radius);
             if (g.gap > settings.envelope) continue;
-            out.push_back(pairContact(bodies, a, b, g, settings.mu,
-                                      subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
+            out.push_back(
+                pairContact(bodies, a, b, g, settings.mu,
+                            subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
           }
         }
       });

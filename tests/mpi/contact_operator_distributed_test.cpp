@@ -28,9 +28,9 @@ std::vector<Body> packedSpheres(unsigned seed) {
   for (int z = 0; z < 3; ++z)
     for (int y = 0; y < 10; ++y)
       for (int x = 0; x < 10; ++x) {
-        Body b = makeSphere(static_cast<GlobalId>(all.size()), 0.1, 1.0 + 0.5 * unit(rng),
-                            Vec3(0.21 * x + jitter(rng), 0.21 * y + jitter(rng),
-                                 0.105 + 0.21 * z + jitter(rng)));
+        Body b = makeSphere(
+            static_cast<GlobalId>(all.size()), 0.1, 1.0 + 0.5 * unit(rng),
+            Vec3(0.21 * x + jitter(rng), 0.21 * y + jitter(rng), 0.105 + 0.21 * z + jitter(rng)));
         b.orientation =
             Quat(Eigen::AngleAxisd(unit(rng), Vec3(unit(rng), unit(rng), 1).normalized()));
         b.inertia = Vec3(0.01, 0.02, 0.03) * b.mass;
@@ -46,8 +46,7 @@ struct Fixture {
   AssemblySettings settings;
   ContactSystem sys;
 
-  Fixture()
-      : domain(comm, test::myBlock(packedSpheres(23), *Tpetra::getDefaultComm())) {
+  Fixture() : domain(comm, test::myBlock(packedSpheres(23), *Tpetra::getDefaultComm())) {
     domain.refreshGhosts(0.3);
     contacts = detectContacts(domain, {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, {0.05, 0.3});
     settings.dt = 1e-3;
