@@ -1,5 +1,8 @@
 #include "grains/constraint/contact_system.hpp"
 
+#include "grains/parallel/parallel_loops.hpp"
+
+#include <Teuchos_ArrayRCP.hpp>
 #include <Teuchos_OrdinalTraits.hpp>
 
 #include <cmath>
@@ -59,48 +62,66 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
 
   const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
   sys.constraint_map = rcp(new Map(invalid, nrows, 0, comm));
-  sys.Dt = rcp(new CrsMatrix(sys.constraint_map, column_map, 12));
-
   // Per-row data for b: the relaxed gap of normal rows.
   const double relax = 4.0 / (1.0 + 4.0 * settings.damping_steps);
   std::vector<double> gap_term(nrows, 0.0);
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());
 
-  std::vector<LocalOrdinal> cols(12);
-  std::vector<Scalar> vals(12);
+  // D^T in local CSR form, written directly (no per-row Tpetra insertion,
+  // which sorted and merged every row and dominated the assembly): a row has
+  // 6 entries (wall contact) or 12 (two bodies), each body's 6 DOFs in
+  // ascending column order and the body with the lower column first, so rows
+  // are sorted and free of duplicates as Tpetra's local format requires.
+  Teuchos::ArrayRCP<std::size_t> row_start(nrows + 1);
+  row_start[0] = 0;
   for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+    const std::size_t entries = contacts[ci].body_a >= 0 ? 12 : 6;
+    for (int r = 0; r < block; ++r) {
+      const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
+      row_start[row + 1] = row_start[row] + entries;
+    }
+  }
+  Teuchos::ArrayRCP<LocalOrdinal> cols(row_start[nrows]);
+  Teuchos::ArrayRCP<Scalar> vals(row_start[nrows]);
+  parallelFor(contacts.size(), [&](std::size_t ci) {
     const Contact& c = contacts[ci];
     const ContactGeometry& g = c.geometry;
     Vec3 directions[3] = {g.normal, Vec3::Zero(), Vec3::Zero()};
     if (block == 3) tangentBasis(g.normal, directions[1], directions[2]);
     sys.qp.cones.mu[ci] = c.mu;
     const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings.motion.overdamped;
-    gap_term[ci * block] = relaxed ? relax * g.gap : g.gap;
+    gap_term[ci * static_cast<std::size_t>(block)] = relaxed ? relax * g.gap : g.gap;
+    const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
+    const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
+    const int col_a = c.body_a >= 0 ? column_of_body[static_cast<std::size_t>(c.body_a)] : -1;
     for (int r = 0; r < block; ++r) {
-      std::size_t n = 0;
-      const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
-      const auto row_b = jacobianRow(directions[r], g.point_b, bb.position);
-      const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
-      for (int k = 0; k < 6; ++k) {
-        cols[n] = 6 * col_b + k;
-        vals[n++] = row_b[k];
-      }
-      if (c.body_a >= 0) {
-        const Body& ba = bodies[static_cast<std::size_t>(c.body_a)];
-        const auto row_a = jacobianRow(directions[r], g.point_a, ba.position);
-        const int col_a = column_of_body[static_cast<std::size_t>(c.body_a)];
+      std::size_t at =
+          row_start[ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r)];
+      const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& row, double sign) {
         for (int k = 0; k < 6; ++k) {
-          cols[n] = 6 * col_a + k;
-          vals[n++] = -row_a[k];
+          cols[at] = 6 * column_body + k;
+          vals[at++] = sign * row[k];
         }
+      };
+      const auto row_b = jacobianRow(directions[r], g.point_b, bb.position);
+      if (col_a < 0) {
+        put(col_b, row_b, 1.0);
+        continue;
       }
-      sys.Dt->insertLocalValues(static_cast<LocalOrdinal>(ci * block + r),
-                                Teuchos::ArrayView<const LocalOrdinal>(cols.data(), n),
-                                Teuchos::ArrayView<const Scalar>(vals.data(), n));
+      const Body& ba = bodies[static_cast<std::size_t>(c.body_a)];
+      const auto row_a = jacobianRow(directions[r], g.point_a, ba.position);
+      if (col_a < col_b) {
+        put(col_a, row_a, -1.0);
+        put(col_b, row_b, 1.0);
+      } else {
+        put(col_b, row_b, 1.0);
+        put(col_a, row_a, -1.0);
+      }
     }
-  }
-  sys.Dt->fillComplete(sys.body_map, sys.constraint_map);
+  });
+  sys.Dt = rcp(new CrsMatrix(sys.constraint_map, column_map, row_start, cols, vals));
+  sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map);
 
   std::vector<BodyMobility> owned_mobility(column_mobility.begin(),
                                            column_mobility.begin() + static_cast<long>(num_owned));

@@ -90,7 +90,8 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
       L *= 2.0;
     }
 
-    const double residual = naturalResidual(qp.cones, *xn, *Axn, b);
+    // The restart test (A y + b).(x_{k+1} - x_k) is evaluated in the same pass.
+    const auto [residual, restart_dot] = residualAndRestartTest(qp.cones, *xn, *Axn, b, Ay, *x);
     observe(iterations, *xn);
     if (residual < best_residual) {
       best_residual = residual;
@@ -100,14 +101,13 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
 
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    const bool restart = gradientDotDifference(Ay, b, *xn, *x) > 0.0;
+    const bool restart = restart_dot > 0.0;
     if (restart) {
       Tpetra::deep_copy(y, *xn);
       Tpetra::deep_copy(Ay, *Axn);
       theta = 1.0;
     } else {
-      y.update(1.0 + beta, *xn, -beta, *x, 0.0);
-      Ay.update(1.0 + beta, *Axn, -beta, *Ax, 0.0);
+      extrapolatePair(beta, *xn, *x, *Axn, *Ax, y, Ay);
       theta = theta_next;
     }
     std::swap(x, xn);

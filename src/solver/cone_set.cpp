@@ -79,8 +79,13 @@ void projectCoulombCone(double mu, double& n, double& u, double& w) {
     w = 0.0;
     return;
   }
+  // Most contacts of a settled pile stick: decide "inside K" on squares first,
+  // which needs no square root (only when every square is finite).
+  const double limit = mu * n;
+  const double squares = u * u + w * w;
+  if (n >= 0.0 && squares <= limit * limit && std::isfinite(squares)) return;
   const double t = tangentMagnitude(u, w);
-  if (t <= mu * n) return;
+  if (t <= limit) return;
   if (mu * t <= -n) {
     n = u = w = 0.0;
     return;

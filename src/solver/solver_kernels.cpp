@@ -184,6 +184,54 @@ double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x,
   return globalSum(x, local);
 }
 
+std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vector& x,
+                                                 const Vector& Ax, const Vector* b,
+                                                 const Vector& Ay, const Vector& z) {
+  // Fixed-bound models with bounds taken from the iterate go the general way.
+  if (hasFixedBounds(cones.model) && !cones.boundsFixed())
+    return {naturalResidual(cones, x, Ax, b), gradientDotDifference(Ay, b, x, z)};
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const double* pAy = readOnly(Ay);
+  const double* pz = readOnly(z);
+  const Index contacts = static_cast<Index>(cones.localContacts());
+  const int block = cones.blockSize();
+  double residual = 0.0;
+  double dot = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
+  for (Index c = 0; c < contacts; ++c) {
+    double trial[3];
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      const double bi = pb ? pb[i] : 0.0;
+      trial[k] = px[i] - (pAx[i] + bi);
+      dot += (pAy[i] + bi) * (px[i] - pz[i]);
+    }
+    cones.projectContact(static_cast<std::size_t>(c), trial);
+    for (int k = 0; k < block; ++k)
+      residual = std::max(residual, nanAsInfinity(std::abs(px[block * c + k] - trial[k])));
+  }
+  return {globalMax(x, residual), globalSum(x, dot)};
+}
+
+void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,
+                     const Vector& Az, Vector& y, Vector& Ay) {
+  const double* px = readOnly(x);
+  const double* pz = readOnly(z);
+  const double* pAx = readOnly(Ax);
+  const double* pAz = readOnly(Az);
+  double* py = y.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+  double* pAy = Ay.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+  const Index n = localLength(x);
+  const double keep = 1.0 + beta;
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) {
+    py[i] = keep * px[i] - beta * pz[i];
+    pAy[i] = keep * pAx[i] - beta * pAz[i];
+  }
+}
+
 SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
                          Vector& gamma, int iterations, int operator_applies, double tolerance) {
   if (&best != &gamma) Tpetra::deep_copy(gamma, best);

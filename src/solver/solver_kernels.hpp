@@ -41,6 +41,18 @@ std::array<double, 3> stepDots(const Vector& s, const Vector& y);
 /// Global sum (Ay + b).(x - z): the restart test of APGD.
 double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x, const Vector& z);
 
+/// The natural residual of (x, Ax) (as naturalResidual) and the restart
+/// test (Ay + b).(x - z) (as gradientDotDifference) in one pass over the
+/// entries: APGD needs both right after each accepted step.
+std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vector& x,
+                                                 const Vector& Ax, const Vector* b,
+                                                 const Vector& Ay, const Vector& z);
+
+/// Nesterov extrapolation of an iterate and of its image in one pass:
+/// y = (1 + beta) x - beta z and Ay = (1 + beta) Ax - beta Az.
+void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,
+                     const Vector& Az, Vector& y, Vector& Ay);
+
 /// Solver epilogue: copies `best` into gamma, evaluates the measures of that
 /// exact iterate with one application of A and fills the report.
 SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
