@@ -40,3 +40,10 @@ for (ranks, threads), sizes in sorted(by_size.items()):
         print(f"ranks {ranks}, threads {threads}: time per step per body at N = {large[0]} "
               f"over N = {small[0]}: {large[1] / small[1]:.2f}; per solver iteration: "
               f"{large[2] / small[2]:.2f}")
+medians = {case: statistics.median(mean(rows, "wall_s") for rows in runs)
+           for case, runs in runs_by_case.items()}
+for (n, ranks, threads), med in sorted(medians.items()):
+    serial = medians.get((n, 1, 1))
+    if serial and (ranks, threads) != (1, 1):
+        print(f"N = {n}: {ranks} rank(s) x {threads} thread(s) over 1 x 1: "
+              f"{serial / med:.2f}x faster per step")

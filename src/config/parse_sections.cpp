@@ -69,6 +69,13 @@ ContactSection parseContact(MapReader s) {
   out.max_recursions = static_cast<int>(
       s.integer("max_recursions", out.max_recursions,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  out.adaptive_envelope = s.boolean("adaptive_envelope", out.adaptive_envelope);
+  if (!out.adaptive_envelope && out.method != ConstraintMethod::Relcp) {
+    s.fail("adaptive_envelope",
+           "true with contact.method = " + method +
+               " (false needs contact.method: relcp, whose recursion adds the contacts a step "
+               "creates beyond the envelope)");
+  }
   s.finish();
   return out;
 }

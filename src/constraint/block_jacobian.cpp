@@ -7,6 +7,17 @@ namespace grains {
 
 namespace {
 using Index = long;
+
+// D x restricted to one body: the sum of its blocks weighted by their rows' x.
+inline void gatherBody(const int* start, const int* row, const double* values, const double* x,
+                       Index b, double sum[6]) {
+  for (int c = 0; c < 6; ++c) sum[c] = 0.0;
+  for (int blk = start[b]; blk < start[b + 1]; ++blk) {
+    const double xr = x[row[blk]];
+    const double* a = values + 6 * static_cast<Index>(blk);
+    for (int c = 0; c < 6; ++c) sum[c] += a[c] * xr;
+  }
+}
 }  // namespace
 
 BlockJacobian::BlockJacobian(const CrsMatrix& Dt, std::size_t column_bodies) {
@@ -64,12 +75,8 @@ void BlockJacobian::multiplyD(const double* x, double* v) const {
   const double* values = body_values_.data();
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    double sum[6] = {0, 0, 0, 0, 0, 0};
-    for (int blk = start[b]; blk < start[b + 1]; ++blk) {
-      const double xr = x[row[blk]];
-      const double* a = values + 6 * static_cast<Index>(blk);
-      for (int c = 0; c < 6; ++c) sum[c] += a[c] * xr;
-    }
+    double sum[6];
+    gatherBody(start, row, values, x, b, sum);
     for (int c = 0; c < 6; ++c) v[6 * b + c] = sum[c];
   }
 }
@@ -84,12 +91,8 @@ void BlockJacobian::multiplyWD(const double* x, const std::vector<BodyMobility>&
   const double* values = body_values_.data();
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    double sum[6] = {0, 0, 0, 0, 0, 0};
-    for (int blk = start[b]; blk < start[b + 1]; ++blk) {
-      const double xr = x[row[blk]];
-      const double* a = values + 6 * static_cast<Index>(blk);
-      for (int c = 0; c < 6; ++c) sum[c] += a[c] * xr;
-    }
+    double sum[6];
+    gatherBody(start, row, values, x, b, sum);
     const BodyMobility& w = mobility[static_cast<std::size_t>(b)];
     const Mat3& J = w.inverse_inertia;
     double* out = v + 6 * b;

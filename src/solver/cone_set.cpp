@@ -79,11 +79,21 @@ void projectCoulombCone(double mu, double& n, double& u, double& w) {
     w = 0.0;
     return;
   }
-  // Most contacts of a settled pile stick: decide "inside K" on squares first,
-  // which needs no square root (only when every square is finite).
+  // Most contacts stick (inside K) or are speculative and separating (inside
+  // K°): decide both on squares first, which needs no square root (only when
+  // every square is finite).
   const double limit = mu * n;
   const double squares = u * u + w * w;
-  if (n >= 0.0 && squares <= limit * limit && std::isfinite(squares)) return;
+  const double limit_squared = limit * limit;
+  const double polar_squares = mu * mu * squares;
+  const double n_squared = n * n;
+  if (std::isfinite(limit_squared) && std::isfinite(polar_squares) && std::isfinite(n_squared)) {
+    if (n >= 0.0 && squares <= limit_squared) return;
+    if (n <= 0.0 && polar_squares <= n_squared) {
+      n = u = w = 0.0;
+      return;
+    }
+  }
   const double t = tangentMagnitude(u, w);
   if (t <= limit) return;
   if (mu * t <= -n) {

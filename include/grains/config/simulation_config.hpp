@@ -89,6 +89,10 @@ struct ContactSection {
   /// relcp: stop recursing when no true overlap exceeds this [m] (> 0).
   double overlap_tolerance = 1e-5;
   int max_recursions = 50;  ///< relcp: LCP solves per step at most (>= 1)
+  /// Widen the detection envelope to the largest approach within a step
+  /// (true), or detect within `envelope` only and let the ReLCP recursion add
+  /// the contacts the step creates (false; needs method relcp).
+  bool adaptive_envelope = true;
 };
 
 /// A smooth body-force field F(x) on every body's centre (seed 004 sections

@@ -197,7 +197,14 @@ TEST(ConfigShapes, ContactMethods) {
   EXPECT_EQ(r.contact.method, ConstraintMethod::Relcp);
   EXPECT_DOUBLE_EQ(r.contact.overlap_tolerance, 1e-4);
   EXPECT_EQ(r.contact.max_recursions, 20);
+  EXPECT_TRUE(r.contact.adaptive_envelope);
   expectRoundTrip(r);
+  const SimulationConfig fixed =
+      load(kBase, {"contact.method=relcp", "contact.adaptive_envelope=false"});
+  EXPECT_FALSE(fixed.contact.adaptive_envelope);
+  expectRoundTrip(fixed);
+  expectContains(errorOf(kBase, {"contact.adaptive_envelope=false"}),
+                 {"contact.adaptive_envelope", "method: relcp"});
 
   expectContains(errorOf(kBase, {"contact.method=mesh"}),
                  {"contact.method = mesh", "single, multisphere, relcp"});

@@ -36,6 +36,21 @@ StepperSettings overdamped(double dt, ConstraintMethod method) {
 
 const Wall kFloor = Wall::plane(Vec3::Zero(), Vec3::UnitZ());
 
+// Steps [first, last) and the worst true overlap and most LCP solves of a step.
+struct RunSummary {
+  double worst_overlap = 0.0;
+  int most_recursions = 0;
+};
+RunSummary runSteps(TimeStepper& stepper, BodyDomain& domain, int first, int last) {
+  RunSummary summary;
+  for (int step = first; step < last; ++step) {
+    const auto report = stepper.step(domain, step);
+    summary.worst_overlap = std::max(summary.worst_overlap, report.max_true_overlap);
+    summary.most_recursions = std::max(summary.most_recursions, report.recursions);
+  }
+  return summary;
+}
+
 // A rod of half-length 1 and radius 0.1 tilted by `tilt` from the floor,
 // its lower cap touching it, pushed down at its centre by a unit force.
 Body tiltedRod(double tilt) {
@@ -189,17 +204,55 @@ TEST(Relcp, InertialRodDroppedOnTheFloorStaysAbove) {
   s.envelope = 0.05;
   s.overlap_tolerance = 1e-6;
   TimeStepper stepper(s, {kFloor}, makeSolver());
-  double worst = 0.0;
-  int recursions = 0;
-  for (int step = 0; step < 60; ++step) {
-    const auto report = stepper.step(domain, step);
-    worst = std::max(worst, report.max_true_overlap);
-    recursions = std::max(recursions, report.recursions);
-  }
-  EXPECT_LT(worst, 1e-6);
-  EXPECT_GE(recursions, 2) << "the free end's swing should need a recursion";
+  const RunSummary run = runSteps(stepper, domain, 0, 60);
+  EXPECT_LT(run.worst_overlap, 1e-6);
+  EXPECT_GE(run.most_recursions, 2) << "the free end's swing should need a recursion";
   const Vec3 axis = domain.bodies()[0].orientation * Vec3::UnitZ();
   EXPECT_LT(std::abs(axis.z()), 0.05) << "the rod should end up lying down";
+}
+
+// Without the adaptive envelope (contact.adaptive_envelope: false) a lattice
+// falling at a common 10 m/s constrains nothing speculatively (no pair comes
+// closer within the step), while the adaptive envelope takes every neighbour;
+// the recursion still adds each contact the impact creates: nine columns of
+// three spheres (0.05 m apart sideways) end stacked exactly on the floor.
+TEST(Relcp, FixedEnvelopeLeavesTheContactsOfTheStepToTheRecursion) {
+  const double r = 0.1;
+  auto lattice = [r] {
+    std::vector<Body> bodies;
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) {
+          Body b = makeSphere(static_cast<GlobalId>(bodies.size()), r, 1.0,
+                              Vec3(0.25 * i, 0.25 * j, 0.5 + 0.25 * k));
+          b.velocity = Vec3(0, 0, -10);
+          bodies.push_back(b);
+        }
+    return bodies;
+  };
+  StepperSettings s;
+  s.assembly.dt = 0.02;
+  s.assembly.motion.gravity = Vec3(0, 0, -9.81);
+  s.method = ConstraintMethod::Relcp;
+  s.envelope = 0.01;
+  s.overlap_tolerance = 1e-5;
+  {
+    BodyDomain domain(Tpetra::getDefaultComm(), lattice());
+    TimeStepper adaptive(s, {kFloor}, makeSolver());
+    EXPECT_GE(adaptive.step(domain, 0).contacts, 9 * 2 + 9) << "columns and floor speculatively";
+  }
+  s.adaptive_envelope = false;
+  BodyDomain domain(Tpetra::getDefaultComm(), lattice());
+  TimeStepper fixed(s, {kFloor}, makeSolver());
+  EXPECT_EQ(fixed.step(domain, 0).contacts, 0);
+  const RunSummary run = runSteps(fixed, domain, 1, 60);
+  EXPECT_LT(run.worst_overlap, 1e-5);
+  EXPECT_GE(run.most_recursions, 2) << "the impacts should have needed recursions";
+  for (const Body& b : domain.bodies()) {
+    const double level = std::round((b.position.z() - r) / (2 * r));
+    EXPECT_NEAR(b.position.z(), r + 2 * r * level, 1e-4) << "body " << b.gid;
+    EXPECT_LT(b.velocity.norm(), 1e-3) << "body " << b.gid;
+  }
 }
 
 // LCP-MS (seed 004 section 4.2): a capsule of 5 sub-spheres lying on the

@@ -62,6 +62,24 @@ TEST(CoulombCone, OtherPointsGoToTheBoundary) {
   EXPECT_NEAR(p[2], 1.4 * 0.8, 1e-14);
 }
 
+TEST(CoulombCone, HugeValuesAreDecidedWithoutOverflowingSquares) {
+  // The inside/polar tests run on squares, which overflow beyond ~1e154; such
+  // points must still land in the right case. mu = 0.5 throughout.
+  // Polar: mu |t| = 5e159 <= -n = 1e200.
+  EXPECT_EQ(projected(0.5, Eigen::Vector3d(-1e200, 6e159, 8e159)), Eigen::Vector3d::Zero());
+  // Not polar: mu |t| = 2.5e200 > -n = 1e200, so onto the boundary with
+  // n' = (-1e200 + 2.5e200) / 1.25 = 1.2e200 and |t'| = mu n' = 6e199.
+  const Eigen::Vector3d p = projected(0.5, Eigen::Vector3d(-1e200, 3e200, 4e200));
+  EXPECT_NEAR(p[0] / 1.2e200, 1.0, 1e-14);
+  EXPECT_NEAR(p[1] / (6e199 * 0.6), 1.0, 1e-14);
+  EXPECT_NEAR(p[2] / (6e199 * 0.8), 1.0, 1e-14);
+  // Inside: |t| = 5e198 < mu n = 5e199.
+  const Eigen::Vector3d inside(1e200, 3e198, 4e198);
+  EXPECT_EQ(projected(0.5, inside), inside);
+  // Exactly on the polar boundary: mu |t| = 0.5 = -n.
+  EXPECT_EQ(projected(0.5, Eigen::Vector3d(-0.5, 0.6, 0.8)), Eigen::Vector3d::Zero());
+}
+
 TEST(CoulombCone, ZeroFrictionIsTheHalfLine) {
   EXPECT_EQ(projected(0.0, Eigen::Vector3d(2.0, 3.0, -4.0)), Eigen::Vector3d(2.0, 0.0, 0.0));
   EXPECT_EQ(projected(0.0, Eigen::Vector3d(-1.0, 3.0, 4.0)), Eigen::Vector3d::Zero());
