@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 
 namespace grains {
@@ -44,7 +45,8 @@ struct RunResult {
   bool resolved = true;
 };
 
-RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps) {
+RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
+                  bool adaptive_envelope = true, double envelope = 0.05) {
   ParallelSection parallel;
   parallel.repartition_every = 5;
   parallel.min_repartition_interval = 1;
@@ -55,9 +57,10 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps)
   s.assembly.motion.force_field.kind = ForceFieldKind::RadialCompaction;
   s.assembly.motion.force_field.strength = 2.0;
   s.method = ConstraintMethod::Relcp;
-  s.envelope = 0.05;
+  s.envelope = envelope;
   s.overlap_tolerance = 1e-6;
   s.max_recursions = 40;
+  s.adaptive_envelope = adaptive_envelope;
   SolverSettings solver;
   solver.tolerance = 1e-10;
   solver.max_iterations = 5000;
@@ -73,6 +76,16 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps)
   return out;
 }
 
+// The one-rank run of `all` on a sub-communicator of rank 0 (other ranks: none).
+std::optional<RunResult> serialOnRankZero(const Comm& world, const std::vector<Body>& all,
+                                          int steps, bool adaptive_envelope, double envelope) {
+  MPI_Comm self_raw = MPI_COMM_NULL;
+  MPI_Comm_split(rawMpiComm(world), world.getRank() == 0 ? 0 : MPI_UNDEFINED, 0, &self_raw);
+  if (world.getRank() != 0) return std::nullopt;
+  auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
+  return compact(self, all, steps, adaptive_envelope, envelope);
+}
+
 TEST(RelcpDistributed, SameCompactionOnAnyRankCount) {
   auto world = Tpetra::getDefaultComm();
   const auto all = randomRods(20, 4.0, 11);
@@ -83,13 +96,34 @@ TEST(RelcpDistributed, SameCompactionOnAnyRankCount) {
   EXPECT_TRUE(distributed.resolved);
   EXPECT_LT(distributed.worst_overlap, 1e-6);
 
-  MPI_Comm self_raw = MPI_COMM_NULL;
-  MPI_Comm_split(rawMpiComm(*world), world->getRank() == 0 ? 0 : MPI_UNDEFINED, 0, &self_raw);
-  if (world->getRank() != 0) return;
-  auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
-  const RunResult serial = compact(self, all, steps);
-  EXPECT_EQ(serial.relcp_added, distributed.relcp_added);
-  const double max_diff = test::maxPoseDifference(serial.poses, distributed.poses);
+  const auto serial = serialOnRankZero(*world, all, steps, true, 0.05);
+  if (!serial) return;
+  EXPECT_EQ(serial->relcp_added, distributed.relcp_added);
+  const double max_diff = test::maxPoseDifference(serial->poses, distributed.poses);
+  EXPECT_LT(max_diff, 1e-6) << "states differ between 1 and " << world->getSize() << " ranks";
+}
+
+// contact.adaptive_envelope: false. Only the recursion finds the pairs a step
+// brings together (the halo still covers them), so it appends more
+// constraints than with the adaptive envelope, and the result is the same on
+// any rank count.
+TEST(RelcpDistributed, FixedEnvelopeSameCompactionOnAnyRankCount) {
+  auto world = Tpetra::getDefaultComm();
+  const auto all = randomRods(20, 4.0, 11);
+  const int steps = 14;
+  // A thin envelope, which the adaptive one would widen to the approach.
+  const double envelope = 0.002;
+  const RunResult distributed = compact(world, all, steps, false, envelope);
+  ASSERT_EQ(distributed.poses.size(), all.size()) << "bodies lost or duplicated";
+  EXPECT_TRUE(distributed.resolved);
+  EXPECT_LT(distributed.worst_overlap, 1e-6);
+  const RunResult adaptive = compact(world, all, steps, true, envelope);
+  EXPECT_GT(distributed.relcp_added, adaptive.relcp_added);
+
+  const auto serial = serialOnRankZero(*world, all, steps, false, envelope);
+  if (!serial) return;
+  EXPECT_EQ(serial->relcp_added, distributed.relcp_added);
+  const double max_diff = test::maxPoseDifference(serial->poses, distributed.poses);
   EXPECT_LT(max_diff, 1e-6) << "states differ between 1 and " << world->getSize() << " ranks";
 }
 
