@@ -95,29 +95,46 @@ void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, cons
   cones.project(po);
 }
 
+namespace {
+
+// The cones a residual is measured against. Fixed-bound models without
+// bounds give the quasi-variational residual, with the bounds taken from the
+// evaluated iterate (the Tresca fixed point); `storage` holds those.
+const ConeSet& residualCones(const ConeSet& cones, const double* px, ConeSet& storage) {
+  if (!hasFixedBounds(cones.model) || cones.boundsFixed()) return cones;
+  storage = cones.withBoundsFrom(px);
+  return storage;
+}
+
+// Contact c's share of the natural residual: max_k |x - Pi(x - (Ax + b))|_k.
+double contactResidual(const ConeSet& set, Index c, const double* px, const double* pAx,
+                       const double* pb) {
+  const int block = set.blockSize();
+  double z[3];
+  for (int k = 0; k < block; ++k) {
+    const Index i = block * c + k;
+    z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
+  }
+  set.projectContact(static_cast<std::size_t>(c), z);
+  double worst = 0.0;
+  for (int k = 0; k < block; ++k)
+    worst = std::max(worst, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
+  return worst;
+}
+
+}  // namespace
+
 double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b) {
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
-  // Fixed-bound models without bounds: the quasi-variational residual, with
-  // the bounds taken from the evaluated iterate (the Tresca fixed point).
-  const bool from_iterate = hasFixedBounds(cones.model) && !cones.boundsFixed();
-  const ConeSet own = from_iterate ? cones.withBoundsFrom(px) : ConeSet();
-  const ConeSet& set = from_iterate ? own : cones;
+  ConeSet storage;
+  const ConeSet& set = residualCones(cones, px, storage);
   const Index contacts = static_cast<Index>(set.localContacts());
-  const int block = set.blockSize();
   double local = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : local)
-  for (Index c = 0; c < contacts; ++c) {
-    double z[3];
-    for (int k = 0; k < block; ++k) {
-      const Index i = block * c + k;
-      z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
-    }
-    set.projectContact(static_cast<std::size_t>(c), z);
-    for (int k = 0; k < block; ++k)
-      local = std::max(local, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
-  }
+  for (Index c = 0; c < contacts; ++c)
+    local = std::max(local, contactResidual(set, c, px, pAx, pb));
   return globalMax(x, local);
 }
 
@@ -187,30 +204,24 @@ double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x,
 std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vector& x,
                                                  const Vector& Ax, const Vector* b,
                                                  const Vector& Ay, const Vector& z) {
-  // Fixed-bound models with bounds taken from the iterate go the general way.
-  if (hasFixedBounds(cones.model) && !cones.boundsFixed())
-    return {naturalResidual(cones, x, Ax, b), gradientDotDifference(Ay, b, x, z)};
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
   const double* pAy = readOnly(Ay);
   const double* pz = readOnly(z);
-  const Index contacts = static_cast<Index>(cones.localContacts());
-  const int block = cones.blockSize();
+  ConeSet storage;
+  const ConeSet& set = residualCones(cones, px, storage);
+  const Index contacts = static_cast<Index>(set.localContacts());
+  const int block = set.blockSize();
   double residual = 0.0;
   double dot = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
   for (Index c = 0; c < contacts; ++c) {
-    double trial[3];
     for (int k = 0; k < block; ++k) {
       const Index i = block * c + k;
-      const double bi = pb ? pb[i] : 0.0;
-      trial[k] = px[i] - (pAx[i] + bi);
-      dot += (pAy[i] + bi) * (px[i] - pz[i]);
+      dot += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
     }
-    cones.projectContact(static_cast<std::size_t>(c), trial);
-    for (int k = 0; k < block; ++k)
-      residual = std::max(residual, nanAsInfinity(std::abs(px[block * c + k] - trial[k])));
+    residual = std::max(residual, contactResidual(set, c, px, pAx, pb));
   }
   return {globalMax(x, residual), globalSum(x, dot)};
 }

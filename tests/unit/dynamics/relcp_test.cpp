@@ -9,6 +9,7 @@
 #include <Tpetra_Core.hpp>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace grains {
 namespace {
@@ -31,6 +32,17 @@ StepperSettings overdamped(double dt, ConstraintMethod method) {
   s.envelope = 0.05;
   s.overlap_tolerance = 1e-6;
   s.max_recursions = 30;
+  return s;
+}
+
+// Inertial ReLCP under gravity at a long step (seed 004 eq. 26).
+StepperSettings inertialRelcp(double envelope, double overlap_tolerance) {
+  StepperSettings s;
+  s.assembly.dt = 0.02;
+  s.assembly.motion.gravity = Vec3(0, 0, -9.81);
+  s.method = ConstraintMethod::Relcp;
+  s.envelope = envelope;
+  s.overlap_tolerance = overlap_tolerance;
   return s;
 }
 
@@ -197,13 +209,7 @@ TEST(Relcp, InertialRodDroppedOnTheFloorStaysAbove) {
   rod.external_force = Vec3::Zero();
   rod.position.z() += 0.05;
   BodyDomain domain(Tpetra::getDefaultComm(), {rod});
-  StepperSettings s;
-  s.assembly.dt = 0.02;
-  s.assembly.motion.gravity = Vec3(0, 0, -9.81);
-  s.method = ConstraintMethod::Relcp;
-  s.envelope = 0.05;
-  s.overlap_tolerance = 1e-6;
-  TimeStepper stepper(s, {kFloor}, makeSolver());
+  TimeStepper stepper(inertialRelcp(0.05, 1e-6), {kFloor}, makeSolver());
   const RunSummary run = runSteps(stepper, domain, 0, 60);
   EXPECT_LT(run.worst_overlap, 1e-6);
   EXPECT_GE(run.most_recursions, 2) << "the free end's swing should need a recursion";
@@ -230,18 +236,16 @@ TEST(Relcp, FixedEnvelopeLeavesTheContactsOfTheStepToTheRecursion) {
         }
     return bodies;
   };
-  StepperSettings s;
-  s.assembly.dt = 0.02;
-  s.assembly.motion.gravity = Vec3(0, 0, -9.81);
-  s.method = ConstraintMethod::Relcp;
-  s.envelope = 0.01;
-  s.overlap_tolerance = 1e-5;
+  StepperSettings s = inertialRelcp(0.01, 1e-5);
   {
     BodyDomain domain(Tpetra::getDefaultComm(), lattice());
     TimeStepper adaptive(s, {kFloor}, makeSolver());
     EXPECT_GE(adaptive.step(domain, 0).contacts, 9 * 2 + 9) << "columns and floor speculatively";
   }
   s.adaptive_envelope = false;
+  StepperSettings single = s;
+  single.method = ConstraintMethod::Single;
+  EXPECT_THROW(TimeStepper(single, {kFloor}, makeSolver()), std::invalid_argument);
   BodyDomain domain(Tpetra::getDefaultComm(), lattice());
   TimeStepper fixed(s, {kFloor}, makeSolver());
   EXPECT_EQ(fixed.step(domain, 0).contacts, 0);
