@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace grains {
 
@@ -38,9 +39,6 @@ BlockJacobian::BlockJacobian(const CrsMatrix& Dt, std::size_t column_bodies) {
     const std::size_t end = row_map(r + 1);
     while (k < end) {
       const int body = cols(k) / 6;
-      if (body < 0 || static_cast<std::size_t>(body) >= column_bodies)
-        throw std::logic_error("BlockJacobian: column " + std::to_string(cols(k)) +
-                               " outside the " + std::to_string(column_bodies) + " column bodies");
       const std::size_t base = row_values_.size();
       row_values_.resize(base + 6, 0.0);
       for (; k < end && cols(k) / 6 == body; ++k) row_values_[base + cols(k) % 6] = vals(k);
@@ -48,23 +46,56 @@ BlockJacobian::BlockJacobian(const CrsMatrix& Dt, std::size_t column_bodies) {
     }
     row_start_[r + 1] = static_cast<int>(row_body_.size());
   }
+  buildBodyOrientation(column_bodies);
+}
 
+BlockJacobian::BlockJacobian(std::vector<int> row_start, std::vector<int> row_body,
+                             std::vector<double> row_values, std::size_t column_bodies)
+    : row_start_(std::move(row_start)),
+      row_body_(std::move(row_body)),
+      row_values_(std::move(row_values)) {
+  if (row_start_.empty() || row_start_.front() != 0 ||
+      static_cast<std::size_t>(row_start_.back()) != row_body_.size() ||
+      row_values_.size() != 6 * row_body_.size())
+    throw std::logic_error("BlockJacobian: inconsistent row blocks (" +
+                           std::to_string(row_start_.size()) + " row starts, " +
+                           std::to_string(row_body_.size()) + " blocks, " +
+                           std::to_string(row_values_.size()) + " values)");
+  buildBodyOrientation(column_bodies);
+}
+
+void BlockJacobian::buildBodyOrientation(std::size_t column_bodies) {
+  for (int body : row_body_)
+    if (body < 0 || static_cast<std::size_t>(body) >= column_bodies)
+      throw std::logic_error("BlockJacobian: body " + std::to_string(body) + " outside the " +
+                             std::to_string(column_bodies) + " column bodies");
   // Transpose by counting sort: rows stay in increasing order within a body,
-  // so the summation order (and the result) does not depend on threads.
+  // so the summation order (and the result) does not depend on threads. The
+  // slots are found in one serial pass over the block indices; the values,
+  // most of the bytes, are then copied in parallel.
+  const std::size_t nrows = rows();
   body_start_.assign(column_bodies + 1, 0);
   for (int body : row_body_) ++body_start_[static_cast<std::size_t>(body) + 1];
   for (std::size_t b = 0; b < column_bodies; ++b) body_start_[b + 1] += body_start_[b];
   body_row_.resize(row_body_.size());
-  body_values_.resize(row_values_.size());
+  std::vector<int> slot_of_block(row_body_.size());
   std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
   for (std::size_t r = 0; r < nrows; ++r) {
     for (int blk = row_start_[r]; blk < row_start_[r + 1]; ++blk) {
       const int slot = fill[static_cast<std::size_t>(row_body_[static_cast<std::size_t>(blk)])]++;
+      slot_of_block[static_cast<std::size_t>(blk)] = slot;
       body_row_[static_cast<std::size_t>(slot)] = static_cast<int>(r);
-      for (int c = 0; c < 6; ++c)
-        body_values_[6 * static_cast<std::size_t>(slot) + static_cast<std::size_t>(c)] =
-            row_values_[6 * static_cast<std::size_t>(blk) + static_cast<std::size_t>(c)];
     }
+  }
+  body_values_.resize(row_values_.size());
+  const auto nblocks = static_cast<Index>(row_body_.size());
+  const int* slots = slot_of_block.data();
+  const double* from = row_values_.data();
+  double* to = body_values_.data();
+#pragma omp parallel for schedule(static)
+  for (Index blk = 0; blk < nblocks; ++blk) {
+    const Index slot = slots[blk];
+    for (int c = 0; c < 6; ++c) to[6 * slot + c] = from[6 * blk + c];
   }
 }
 

@@ -1,6 +1,8 @@
 #include "grains/constraint/contact_operator.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace grains {
 
@@ -47,6 +49,27 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOper
       regularisation_(regularisation),
       jacobian_(*Dt_, Dt_->getColMap()->getNodeNumElements() / 6),
       importer_(Dt_->getGraph()->getImporter()) {
+  allocateWork();
+}
+
+ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, BlockJacobian jacobian,
+                                 RCP<const MobilityOperator> mobility, double scale,
+                                 double regularisation)
+    : Dt_(std::move(Dt)),
+      mobility_(std::move(mobility)),
+      scale_(scale),
+      regularisation_(regularisation),
+      jacobian_(std::move(jacobian)),
+      importer_(Dt_->getGraph()->getImporter()) {
+  if (jacobian_.rows() != Dt_->getNodeNumRows() ||
+      6 * jacobian_.columnBodies() != Dt_->getColMap()->getNodeNumElements())
+    throw std::logic_error(
+        "ContactOperator: the block Jacobian (" + std::to_string(jacobian_.rows()) + " rows, " +
+        std::to_string(jacobian_.columnBodies()) + " column bodies) does not match D^T's maps");
+  allocateWork();
+}
+
+void ContactOperator::allocateWork() {
   if (importer_.is_null()) {
     local_work_.resize(6 * jacobian_.columnBodies());
   } else {
@@ -54,6 +77,48 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOper
     owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
     owned_work2_ = rcp(new Vector(Dt_->getDomainMap(), false));
   }
+}
+
+void ContactOperator::ownedProduct(const double* x) const {
+  if (importer_.is_null()) {
+    jacobian_.multiplyD(x, local_work_.data());
+    return;
+  }
+  {
+    auto column = column_work_->getDataNonConst();
+    jacobian_.multiplyD(x, column.getRawPtr());
+  }
+  // Sum the ghost columns' partial products into their owners (reverse Import).
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*column_work_, *importer_, Tpetra::ADD);
+}
+
+void ContactOperator::applyD(const Vector& gamma, Vector& impulses) const {
+  const std::size_t n = 6 * mobility_->ownedMobility().size();
+  if (impulses.getLocalLength() != n)
+    throw std::logic_error("ContactOperator::applyD: the impulse vector must be on the body map");
+  {
+    const auto g = gamma.getData();
+    ownedProduct(g.getRawPtr());
+  }
+  if (!importer_.is_null()) {
+    impulses.assign(*owned_work_);
+    return;
+  }
+  auto out = impulses.getDataNonConst();
+  for (std::size_t k = 0; k < n; ++k) out[k] = local_work_[k];
+}
+
+void ContactOperator::applyDt(const Vector& u, double alpha, Vector& rows) const {
+  auto out = rows.getDataNonConst();
+  if (importer_.is_null()) {
+    const auto owned = u.getData();
+    jacobian_.multiplyDt(owned.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
+    return;
+  }
+  column_work_->doImport(u, *importer_, Tpetra::INSERT);
+  const auto column = column_work_->getData();
+  jacobian_.multiplyDt(column.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
 }
 
 std::size_t ContactOperator::bytesPerApply() const {
@@ -76,14 +141,8 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
                            ys);
       continue;
     }
-    {
-      auto column = column_work_->getDataNonConst();
-      jacobian_.multiplyD(xs, column.getRawPtr());
-    }
-    // Sum the ghost columns' partial products into their owners (reverse
-    // Import), apply W, and bring the owned results back to the ghosts.
-    owned_work_->putScalar(0.0);
-    owned_work_->doExport(*column_work_, *importer_, Tpetra::ADD);
+    ownedProduct(xs);
+    // Apply W to the owned sums and bring the results back to the ghosts.
     mobility_->apply(*owned_work_, *owned_work2_);
     column_work_->doImport(*owned_work2_, *importer_, Tpetra::INSERT);
     const auto column = column_work_->getData();

@@ -2,11 +2,11 @@
 
 #include "grains/parallel/parallel_loops.hpp"
 
-#include <Teuchos_ArrayRCP.hpp>
 #include <Teuchos_OrdinalTraits.hpp>
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace grains {
 
@@ -25,65 +25,78 @@ void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2) {
 }
 
 ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<Contact>& contacts,
-                                    const AssemblySettings& settings) {
+                                    const AssemblySettings& settings, AssemblyMaps* maps) {
   if (!(settings.dt > 0.0)) throw std::invalid_argument("assembleContactSystem: dt must be > 0");
+  AssemblyMaps fresh_maps;
+  if (maps == nullptr) maps = &fresh_maps;
   ContactSystem sys;
   const auto comm = domain.commPtr();
   const auto& bodies = domain.bodies();
   const std::size_t num_owned = domain.numOwned();
-  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
   const int block = unknownsPerContact(settings.friction);
 
-  // Owned body DOFs: the domain map of D (and the first part of its column map).
-  std::vector<GlobalOrdinal> owned_dofs(6 * num_owned);
-  for (std::size_t i = 0; i < num_owned; ++i)
-    for (int k = 0; k < 6; ++k) owned_dofs[6 * i + k] = 6 * bodies[i].gid + k;
-  sys.body_map = rcp(new Map(invalid, owned_dofs.data(), owned_dofs.size(), 0, comm));
-
-  // Column map: all owned bodies, then the ghosts this rank's contacts touch.
+  // Column bodies: all owned bodies (the domain map of D), then the ghosts
+  // this rank's contacts touch, in domain order so that the column map stays
+  // the same from one assembly to the next while the touched set does.
   std::vector<int> column_of_body(bodies.size(), -1);
-  std::vector<GlobalOrdinal> column_dofs = owned_dofs;
-  std::vector<BodyMobility> column_mobility;
-  column_mobility.reserve(num_owned);
+  for (const Contact& c : contacts)
+    for (int idx : {c.body_a, c.body_b})
+      if (idx >= 0) column_of_body[static_cast<std::size_t>(idx)] = 0;
+  std::vector<GlobalOrdinal> owned_gids(num_owned), ghost_gids;
+  std::vector<std::size_t> column_body_index(num_owned);
   for (std::size_t i = 0; i < num_owned; ++i) {
+    owned_gids[i] = bodies[i].gid;
+    column_body_index[i] = i;
     column_of_body[i] = static_cast<int>(i);
-    column_mobility.push_back(mobilityOf(bodies[i], settings.motion));
   }
-  for (const Contact& c : contacts) {
-    for (int idx : {c.body_a, c.body_b}) {
-      if (idx < 0 || column_of_body[static_cast<std::size_t>(idx)] >= 0) continue;
-      column_of_body[static_cast<std::size_t>(idx)] = static_cast<int>(column_mobility.size());
-      column_mobility.push_back(mobilityOf(bodies[static_cast<std::size_t>(idx)], settings.motion));
-      for (int k = 0; k < 6; ++k)
-        column_dofs.push_back(6 * bodies[static_cast<std::size_t>(idx)].gid + k);
-    }
+  for (std::size_t i = num_owned; i < bodies.size(); ++i) {
+    if (column_of_body[i] < 0) continue;
+    column_of_body[i] = static_cast<int>(column_body_index.size());
+    column_body_index.push_back(i);
+    ghost_gids.push_back(bodies[i].gid);
   }
-  auto column_map = rcp(new Map(invalid, column_dofs.data(), column_dofs.size(), 0, comm));
+  maps->update(comm, owned_gids, ghost_gids);
+  sys.body_map = maps->bodyMap();
+  std::vector<BodyMobility> column_mobility(column_body_index.size());
+  parallelFor(column_body_index.size(), [&](std::size_t k) {
+    column_mobility[k] = mobilityOf(bodies[column_body_index[k]], settings.motion);
+  });
 
   const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
-  sys.constraint_map = rcp(new Map(invalid, nrows, 0, comm));
+  sys.constraint_map =
+      rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), nrows, 0, comm));
   // Per-row data for b: the relaxed gap of normal rows.
   const double relax = 4.0 / (1.0 + 4.0 * settings.damping_steps);
   std::vector<double> gap_term(nrows, 0.0);
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());
 
-  // D^T in local CSR form, written directly (no per-row Tpetra insertion,
-  // which sorted and merged every row and dominated the assembly): a row has
-  // 6 entries (wall contact) or 12 (two bodies), each body's 6 DOFs in
-  // ascending column order and the body with the lower column first, so rows
-  // are sorted and free of duplicates as Tpetra's local format requires.
-  Teuchos::ArrayRCP<std::size_t> row_start(nrows + 1);
+  // D^T written directly, once as 6-entry blocks per (row, body) for the
+  // operator's kernels and once as the CSR arrays of the Tpetra matrix (the
+  // same numbers: a body's 6 DOFs are consecutive columns), both in parallel.
+  // A row has one block (wall contact) or two, the body with the lower
+  // column first, so CSR rows are sorted and free of duplicates as Tpetra's
+  // local format requires.
+  std::vector<int> row_start(nrows + 1);
   row_start[0] = 0;
   for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-    const std::size_t entries = contacts[ci].body_a >= 0 ? 12 : 6;
+    const int blocks = contacts[ci].body_a >= 0 ? 2 : 1;
     for (int r = 0; r < block; ++r) {
       const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
-      row_start[row + 1] = row_start[row] + entries;
+      row_start[row + 1] = row_start[row] + blocks;
     }
   }
-  Teuchos::ArrayRCP<LocalOrdinal> cols(row_start[nrows]);
-  Teuchos::ArrayRCP<Scalar> vals(row_start[nrows]);
+  const auto nblocks = static_cast<std::size_t>(row_start[nrows]);
+  std::vector<int> row_body(nblocks);
+  std::vector<double> row_values(6 * nblocks);
+  using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
+  using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
+  using Values = CrsMatrix::local_matrix_device_type::values_type;
+  RowPointers csr_start(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T row pointers"),
+                        nrows + 1);
+  ColumnIndices csr_columns(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T columns"),
+                            6 * nblocks);
+  Values csr_values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T values"), 6 * nblocks);
   parallelFor(contacts.size(), [&](std::size_t ci) {
     const Contact& c = contacts[ci];
     const ContactGeometry& g = c.geometry;
@@ -96,13 +109,21 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
     const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
     const int col_a = c.body_a >= 0 ? column_of_body[static_cast<std::size_t>(c.body_a)] : -1;
     for (int r = 0; r < block; ++r) {
-      std::size_t at =
-          row_start[ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r)];
-      const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& row, double sign) {
-        for (int k = 0; k < 6; ++k) {
-          cols[at] = 6 * column_body + k;
-          vals[at++] = sign * row[k];
+      const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
+      auto blk = static_cast<std::size_t>(row_start[row]);
+      csr_start(row) = 6 * blk;
+      if (row + 1 == nrows) csr_start(nrows) = 6 * nblocks;
+      const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& entries,
+                           double sign) {
+        row_body[blk] = column_body;
+        for (std::size_t k = 0; k < 6; ++k) {
+          const double value = sign * entries[static_cast<long>(k)];
+          row_values[6 * blk + k] = value;
+          csr_columns(6 * blk + k) =
+              static_cast<LocalOrdinal>(6 * column_body + static_cast<int>(k));
+          csr_values(6 * blk + k) = value;
         }
+        ++blk;
       };
       const auto row_b = jacobianRow(directions[r], g.point_b, bb.position);
       if (col_a < 0) {
@@ -120,15 +141,20 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
       }
     }
   });
-  sys.Dt = rcp(new CrsMatrix(sys.constraint_map, column_map, row_start, cols, vals));
-  sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map);
+  if (nrows == 0) csr_start(0) = 0;
+  sys.Dt =
+      rcp(new CrsMatrix(sys.constraint_map, maps->columnMap(), csr_start, csr_columns, csr_values));
+  sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map, maps->importer());
 
   std::vector<BodyMobility> owned_mobility(column_mobility.begin(),
                                            column_mobility.begin() + static_cast<long>(num_owned));
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
   const double regularisation =
       4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
-  sys.A = rcp(new ContactOperator(sys.Dt, sys.mobility, settings.dt, regularisation));
+  sys.A = rcp(new ContactOperator(sys.Dt,
+                                  BlockJacobian(std::move(row_start), std::move(row_body),
+                                                std::move(row_values), column_body_index.size()),
+                                  sys.mobility, settings.dt, regularisation));
 
   sys.factored = rcp(new FactoredOperator);
   sys.factored->Dt = sys.Dt;
@@ -137,16 +163,16 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.factored->regularisation = regularisation;
 
   // Free velocities of owned bodies (no contacts).
-  sys.u_free = rcp(new Vector(sys.body_map));
+  sys.u_free = rcp(new Vector(sys.body_map, false));
   {
     auto u = sys.u_free->getDataNonConst();
-    for (std::size_t i = 0; i < num_owned; ++i) {
+    parallelFor(num_owned, [&](std::size_t i) {
       const Twist free = freeVelocity(bodies[i], settings.motion, settings.dt);
-      for (int k = 0; k < 6; ++k) u[6 * i + static_cast<std::size_t>(k)] = free[k];
-    }
+      for (std::size_t k = 0; k < 6; ++k) u[6 * i + k] = free[static_cast<long>(k)];
+    });
   }
-  sys.b = rcp(new Vector(sys.constraint_map));
-  sys.Dt->apply(*sys.u_free, *sys.b, Teuchos::NO_TRANS, settings.dt, 0.0);
+  sys.b = rcp(new Vector(sys.constraint_map, false));
+  sys.A->applyDt(*sys.u_free, settings.dt, *sys.b);
   {
     auto bv = sys.b->getDataNonConst();
     for (std::size_t r = 0; r < nrows; ++r) bv[r] += gap_term[r];
@@ -159,8 +185,8 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
 }
 
 RCP<Vector> bodyImpulses(const ContactSystem& system, const Vector& gamma) {
-  auto impulses = rcp(new Vector(system.body_map));
-  system.Dt->apply(gamma, *impulses, Teuchos::TRANS);
+  auto impulses = rcp(new Vector(system.body_map, false));
+  system.A->applyD(gamma, *impulses);
   return impulses;
 }
 

@@ -115,7 +115,8 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   double max_overlap = 0.0;  // before the step: what the previous step left
   for (const Contact& c : contacts) max_overlap = std::max(max_overlap, -c.geometry.gap);
   lap(report.time_detect);
-  ContactSystem system = assembleContactSystem(domain, contacts, settings_.assembly);
+  ContactSystem system =
+      assembleContactSystem(domain, contacts, settings_.assembly, &assembly_maps_);
   const int block = system.qp.cones.blockSize();
 
   Vector gamma(system.constraint_map);
@@ -164,7 +165,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       report.relcp_added += found;
       const std::size_t old_rows = contacts.size() * static_cast<std::size_t>(block);
       contacts.insert(contacts.end(), added.begin(), added.end());
-      system = assembleContactSystem(domain, contacts, settings_.assembly);
+      system = assembleContactSystem(domain, contacts, settings_.assembly, &assembly_maps_);
       Vector padded(system.constraint_map);
       {
         auto src = gamma.getData();

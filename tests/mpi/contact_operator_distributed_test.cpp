@@ -96,6 +96,95 @@ TEST(ContactOperatorDistributed, MatchesTpetraSparseProducts) {
   }
 }
 
+// The largest |entry| over all ranks, for relative comparisons.
+double globalScale(const Comm& comm, const Vector& v) {
+  const auto data = v.getData();
+  double scale = 0.0;
+  for (long i = 0; i < data.size(); ++i) scale = std::max(scale, std::abs(data[i]));
+  return globalMax(comm, scale);
+}
+
+void expectSameVectors(const Comm& comm, const Vector& got, const Vector& expected,
+                       const char* what) {
+  const double scale = globalScale(comm, expected);
+  ASSERT_GT(scale, 0.0) << what;
+  const auto g = got.getData(), e = expected.getData();
+  ASSERT_EQ(g.size(), e.size()) << what;
+  for (long i = 0; i < g.size(); ++i) EXPECT_NEAR(g[i], e[i], 1e-12 * scale) << what << " " << i;
+}
+
+TEST(ContactOperatorDistributed, BodyImpulsesAndRightHandSideMatchTpetraProducts) {
+  Fixture f;
+  Vector gamma(f.sys.constraint_map), reference(f.sys.body_map), got(f.sys.body_map);
+  gamma.randomize();
+  f.sys.Dt->apply(gamma, reference, Teuchos::TRANS);
+  expectSameVectors(*f.comm, *bodyImpulses(f.sys, gamma), reference, "D gamma, body");
+
+  Vector u(f.sys.body_map), rates(f.sys.constraint_map), rows(f.sys.constraint_map);
+  u.randomize();
+  f.sys.Dt->apply(u, rates, Teuchos::NO_TRANS, 0.3, 0.0);
+  f.sys.A->applyDt(u, 0.3, rows);
+  expectSameVectors(*f.comm, rows, rates, "0.3 D^T u, row");
+
+  // b = dt D^T u_free + gap terms (overlaps relaxed, speculative gaps exact).
+  f.sys.Dt->apply(*f.sys.u_free, rates, Teuchos::NO_TRANS, f.settings.dt, 0.0);
+  const auto b = f.sys.b->getData(), r = rates.getData();
+  for (std::size_t ci = 0; ci < f.contacts.size(); ++ci) {
+    const double gap = f.contacts[ci].geometry.gap;
+    const double term = gap < 0.0 ? 4.0 / (1.0 + 4.0 * 3.0) * gap : gap;
+    EXPECT_NEAR(b[3 * static_cast<long>(ci)], r[3 * static_cast<long>(ci)] + term, 1e-12)
+        << "normal row of contact " << ci;
+    EXPECT_NEAR(b[3 * static_cast<long>(ci) + 1], r[3 * static_cast<long>(ci) + 1], 1e-12);
+  }
+}
+
+// Assemblies that share AssemblyMaps reuse the maps and the Import plan while
+// every rank's owned bodies and touched ghosts stay the same; when one rank's
+// touched ghosts change, every rank rebuilds them (the build is collective)
+// and the operator is still exact.
+TEST(ContactOperatorDistributed, MapsAreReusedUntilSomeRankTouchesOtherGhosts) {
+  Fixture f;
+  AssemblyMaps maps;
+  const ContactSystem first = assembleContactSystem(f.domain, f.contacts, f.settings, &maps);
+  const ContactSystem again = assembleContactSystem(f.domain, f.contacts, f.settings, &maps);
+  EXPECT_EQ(maps.builds(), 1);
+  EXPECT_EQ(first.body_map.get(), again.body_map.get());
+  EXPECT_EQ(first.Dt->getColMap().get(), again.Dt->getColMap().get());
+  const auto importer = again.Dt->getGraph()->getImporter();
+  if (f.comm->getSize() == 1) {
+    EXPECT_TRUE(importer.is_null());
+    EXPECT_EQ(again.Dt->getColMap().get(), again.body_map.get());
+  } else {
+    ASSERT_FALSE(importer.is_null());
+    EXPECT_EQ(importer.get(), maps.importer().get());
+  }
+
+  // The last rank drops its contacts with ghosts: its column map shrinks.
+  std::vector<Contact> fewer;
+  const bool last = f.comm->getRank() == f.comm->getSize() - 1;
+  for (const Contact& c : f.contacts) {
+    const auto owned = static_cast<int>(f.domain.numOwned());
+    if (last && (c.body_b >= owned || c.body_a >= owned)) continue;
+    fewer.push_back(c);
+  }
+  const bool dropped = globalMax(*f.comm, static_cast<long>(fewer.size() != f.contacts.size())) > 0;
+  const ContactSystem changed = assembleContactSystem(f.domain, fewer, f.settings, &maps);
+  EXPECT_EQ(maps.builds(), dropped ? 2 : 1);
+  if (last) {
+    EXPECT_EQ(changed.Dt->getColMap()->getNodeNumElements(), 6 * f.domain.numOwned());
+  }
+  Vector x(changed.constraint_map), t(changed.body_map), wt(changed.body_map),
+      reference(changed.constraint_map), y(changed.constraint_map);
+  x.randomize();
+  changed.Dt->apply(x, t, Teuchos::TRANS);
+  changed.mobility->apply(t, wt);
+  changed.Dt->apply(wt, reference, Teuchos::NO_TRANS, f.settings.dt, 0.0);
+  const double reg = 4.0 * f.settings.compliance / (f.settings.dt * (1.0 + 4.0 * 3.0));
+  reference.update(reg, x, 1.0);
+  changed.A->apply(x, y);
+  expectSameVectors(*f.comm, y, reference, "A x after the rebuild, row");
+}
+
 #ifdef _OPENMP
 TEST(ContactOperatorDistributed, ThreadCountDoesNotChangeTheResult) {
   Fixture f;

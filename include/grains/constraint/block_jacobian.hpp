@@ -20,6 +20,11 @@ class BlockJacobian {
   /// Blocks of the fill-completed D^T (rows: constraint unknowns, columns:
   /// 6 per column-map body); `column_bodies` is the column map's body count.
   BlockJacobian(const CrsMatrix& Dt, std::size_t column_bodies);
+  /// The row orientation given directly: the blocks of row r are
+  /// [row_start[r], row_start[r+1]), block k touches column body row_body[k]
+  /// with the 6 values row_values[6k .. 6k+5] (u_x .. w_z).
+  BlockJacobian(std::vector<int> row_start, std::vector<int> row_body,
+                std::vector<double> row_values, std::size_t column_bodies);
 
   std::size_t rows() const { return row_start_.empty() ? 0 : row_start_.size() - 1; }
   std::size_t columnBodies() const { return body_start_.empty() ? 0 : body_start_.size() - 1; }
@@ -41,6 +46,9 @@ class BlockJacobian {
   std::size_t bytesPerNormalProduct(std::size_t mobility_bodies) const;
 
  private:
+  /// The body orientation from the row orientation (row_* already set).
+  void buildBodyOrientation(std::size_t column_bodies);
+
   // Row orientation (D^T): blocks of row r at [row_start_[r], row_start_[r+1]).
   std::vector<int> row_start_;
   std::vector<int> row_body_;

@@ -37,12 +37,22 @@ class ContactOperator : public Operator {
  public:
   ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOperator> mobility, double scale,
                   double regularisation);
+  /// Same, with the blocks of D^T already built (the assembly writes them
+  /// directly instead of reading them back from the CrsMatrix).
+  ContactOperator(RCP<const CrsMatrix> Dt, BlockJacobian jacobian,
+                  RCP<const MobilityOperator> mobility, double scale, double regularisation);
 
   RCP<const Map> getDomainMap() const override { return Dt_->getRangeMap(); }
   RCP<const Map> getRangeMap() const override { return Dt_->getRangeMap(); }
   void apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
              Scalar beta = Teuchos::ScalarTraits<Scalar>::zero()) const override;
+
+  /// impulses = D gamma on the owned bodies (ghost contributions summed in);
+  /// `impulses` lives on the body map, `gamma` on the constraint map.
+  void applyD(const Vector& gamma, Vector& impulses) const;
+  /// rows = alpha D^T u for owned-body velocities u (ghost values imported).
+  void applyDt(const Vector& u, double alpha, Vector& rows) const;
 
   const BlockJacobian& jacobian() const { return jacobian_; }
   /// Bytes one apply moves at least (BlockJacobian's traffic model).
@@ -51,6 +61,11 @@ class ContactOperator : public Operator {
  private:
   RCP<const CrsMatrix> Dt_;
   RCP<const MobilityOperator> mobility_;
+  void allocateWork();
+  /// D x summed to the owned bodies, in owned_work_ (several ranks) or
+  /// local_work_ (one rank, where the column bodies are the owned ones).
+  void ownedProduct(const double* x) const;
+
   double scale_;
   double regularisation_;
   BlockJacobian jacobian_;

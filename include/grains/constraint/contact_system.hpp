@@ -11,6 +11,7 @@
 // u_free = W F and gamma the contact force [N]; gaps enter unrelaxed.
 // Constraints appended by ReLCP (Contact::generation > 0) carry an effective
 // gap already (seed 004 eq. 24) and are never relaxed either.
+#include "grains/constraint/assembly_maps.hpp"
 #include "grains/constraint/body_motion.hpp"
 #include "grains/constraint/contact.hpp"
 #include "grains/constraint/contact_operator.hpp"
@@ -50,8 +51,11 @@ struct ContactSystem {
   QuadraticProgram qp;
 };
 
+/// Collective. `maps` (optional) carries the body maps and the ghost Import
+/// plan from one assembly to the next (AssemblyMaps); without it they are
+/// built for this call alone.
 ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<Contact>& contacts,
-                                    const AssemblySettings& settings);
+                                    const AssemblySettings& settings, AssemblyMaps* maps = nullptr);
 
 /// Generalized impulse D gamma on the owned bodies (ghost contributions summed
 /// in), as a body_map vector.

@@ -107,6 +107,10 @@ class TimeStepper {
     warm_start_ = WarmStartCache();
     warm_start_.insert(records);
   }
+  /// How often the assembly had to build its body maps and Import plan
+  /// (AssemblyMaps): once, and again whenever bodies migrate or constraints
+  /// reach other ghosts.
+  long assemblyMapBuilds() const { return assembly_maps_.builds(); }
   /// The time step of the following steps [s] (> 0): substeps of a retried step.
   void setTimeStep(double dt) { settings_.assembly.dt = dt; }
 
@@ -115,6 +119,8 @@ class TimeStepper {
   std::vector<Wall> walls_;
   std::unique_ptr<Solver> solver_;
   WarmStartCache warm_start_;
+  /// Body maps and ghost Import plan, reused while bodies and touched ghosts stay.
+  AssemblyMaps assembly_maps_;
   double last_envelope_ = 0.0;
 
   std::vector<Contact> generateConstraints(const BodyDomain& domain, DetectionTimes* times) const;
