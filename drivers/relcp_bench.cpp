@@ -230,11 +230,19 @@ std::vector<Body> diluteEllipsoids(long n, unsigned seed) {
   return out;
 }
 
-StepperSettings compactionSettings(double dt, ConstraintMethod method, int subspheres) {
+// relcp_envelope < 0: ReLCP detects within the adaptive envelope (>= 0.1)
+// like LCP-MS; otherwise within this fixed distance, leaving the pairs a
+// step brings closer to its recursion (contact.adaptive_envelope: false).
+StepperSettings compactionSettings(double dt, ConstraintMethod method, int subspheres,
+                                   double relcp_envelope) {
   StepperSettings s = overdamped(dt, method, subspheres, 1e-4);
   s.assembly.motion.force_field.kind = ForceFieldKind::RadialCompaction;
   s.assembly.motion.force_field.strength = 1.0;
   s.envelope = 0.1;
+  if (method == ConstraintMethod::Relcp && relcp_envelope >= 0.0) {
+    s.envelope = relcp_envelope;
+    s.adaptive_envelope = false;
+  }
   return s;
 }
 
@@ -258,10 +266,11 @@ int compaction(RCP<const Comm> comm, const Options& o) {
   const double settle_dt = o.number("settle-dt", 0.1);
   const double settle_time = o.number("settle-time", 300);
   const int compare_steps = static_cast<int>(o.number("compare-steps", 10));
+  const double relcp_envelope = o.number("relcp-envelope", -1.0);
   std::vector<Body> start = diluteEllipsoids(n, 7);
   {
     BodyDomain domain(comm, root ? start : std::vector<Body>{});
-    TimeStepper stepper(compactionSettings(settle_dt, ConstraintMethod::Relcp, 1), {},
+    TimeStepper stepper(compactionSettings(settle_dt, ConstraintMethod::Relcp, 1, -1.0), {},
                         makeSolver(1e-6));
     const long steps = std::lround(settle_time / settle_dt);
     const double t0 = MPI_Wtime();
@@ -289,7 +298,8 @@ int compaction(RCP<const Comm> comm, const Options& o) {
       const ConstraintMethod method =
           count == 0 ? ConstraintMethod::Relcp : ConstraintMethod::Multisphere;
       BodyDomain domain(comm, root ? start : std::vector<Body>{});
-      TimeStepper stepper(compactionSettings(dt, method, std::max(count, 1)), {}, makeSolver(1e-6));
+      TimeStepper stepper(compactionSettings(dt, method, std::max(count, 1), relcp_envelope), {},
+                          makeSolver(1e-6));
       long constraints = 0;
       double overlap = 0.0, recursions = 0.0;
       const double t0 = MPI_Wtime();
@@ -314,11 +324,14 @@ int compaction(RCP<const Comm> comm, const Options& o) {
 int usage() {
   std::printf(
       "usage: relcp_bench COMMAND [--solver NAME (default bbpgd)] ...\n"
-      "       relcp_bench ellipsoids [--end T] [--trajectory CSV] [--ref-dt DT] [--dts a,b] [--single-dts a,b]\n"
+      "       relcp_bench ellipsoids [--end T] [--trajectory CSV] [--ref-dt DT] [--dts a,b] "
+      "[--single-dts a,b]\n"
       "                              [--ms-dt DT] [--spheres 3,7,...] [--sample H]\n"
       "       relcp_bench compaction [--n N] [--settle-dt DT] [--settle-time T]\n"
       "                              [--compare-steps S] [--dts a,b] [--spheres 0,3,7,...]\n"
-      "                              (0 in --spheres means ReLCP)\n");
+      "                              [--relcp-envelope E]\n"
+      "                              (0 in --spheres means ReLCP; --relcp-envelope: ReLCP detects\n"
+      "                              within E instead of the adaptive envelope)\n");
   return 2;
 }
 

@@ -1,38 +1,48 @@
 #include "grains/dynamics/intermediate_configuration.hpp"
 
-#include <Teuchos_OrdinalTraits.hpp>
+#include "grains/parallel/parallel_loops.hpp"
+
+#include <stdexcept>
 
 namespace grains {
 
-IntermediateConfiguration::IntermediateConfiguration(const BodyDomain& domain) : domain_(domain) {
+IntermediateConfiguration::IntermediateConfiguration(const BodyDomain& domain,
+                                                     AssemblyMaps& halo_maps)
+    : domain_(domain) {
   const auto& bodies = domain.bodies();
-  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
-  std::vector<GlobalOrdinal> dofs(6 * bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i)
-    for (int k = 0; k < 6; ++k) dofs[6 * i + static_cast<std::size_t>(k)] = 6 * bodies[i].gid + k;
-  const auto comm = domain.commPtr();
-  owned_map_ = rcp(new Map(invalid, dofs.data(), 6 * domain.numOwned(), 0, comm));
-  local_map_ = rcp(new Map(invalid, dofs.data(), dofs.size(), 0, comm));
-  import_ = rcp(new Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>(owned_map_, local_map_));
-  owned_ = rcp(new Vector(owned_map_));
-  local_ = rcp(new Vector(local_map_));
+  std::vector<GlobalOrdinal> owned(domain.numOwned()), ghosts;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (i < owned.size())
+      owned[i] = bodies[i].gid;
+    else
+      ghosts.push_back(bodies[i].gid);
+  }
+  halo_maps.update(domain.commPtr(), owned, ghosts);
+  import_ = halo_maps.importer();
+  owned_ = rcp(new Vector(halo_maps.bodyMap(), false));
+  if (!import_.is_null()) local_ = rcp(new Vector(halo_maps.columnMap(), false));
 }
 
 void IntermediateConfiguration::update(const Vector& owned_velocities, double dt) {
   {
     auto src = owned_velocities.getData();
     auto dst = owned_->getDataNonConst();
+    if (src.size() != dst.size())
+      throw std::logic_error(
+          "IntermediateConfiguration::update: expected 6 velocities per owned body");
     for (long k = 0; k < dst.size(); ++k) dst[k] = src[k];
   }
-  local_->doImport(*owned_, *import_, Tpetra::INSERT);
+  // One rank: the owned bodies are all the bodies, nothing to import.
+  const Vector& all = import_.is_null() ? *owned_ : *local_;
+  if (!import_.is_null()) local_->doImport(*owned_, *import_, Tpetra::INSERT);
   const auto& bodies = domain_.bodies();
-  auto u = local_->getData();
+  const auto u = all.getData();
   twists_.resize(bodies.size());
   moved_.resize(bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    for (int k = 0; k < 6; ++k) twists_[i][k] = u[6 * i + static_cast<std::size_t>(k)];
+  parallelFor(bodies.size(), [&](std::size_t i) {
+    for (std::size_t k = 0; k < 6; ++k) twists_[i][static_cast<long>(k)] = u[6 * i + k];
     moved_[i] = movedBody(bodies[i], twists_[i], dt);
-  }
+  });
 }
 
 }  // namespace grains

@@ -142,7 +142,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   RCP<Vector> velocities = velocitiesOf(system, gamma);
 
   // The configuration the step reaches, seen by this rank (owned + ghosts).
-  IntermediateConfiguration reached(domain);
+  IntermediateConfiguration reached(domain, halo_maps_);
   reached.update(*velocities, dt);
   double true_overlap = 0.0;
   if (settings_.method == ConstraintMethod::Relcp) {

@@ -3,7 +3,10 @@
 // intermediate configuration C_i, eqs. 20 and 24), for every body this rank
 // sees: owned bodies move with their own velocities, ghosts with velocities
 // imported from their owners (the halo refresh of each ReLCP recursion). The
-// import plan is built once per step and reused by every recursion.
+// maps and the Import plan come from an AssemblyMaps kept by the caller, so
+// they are built only when the owned bodies or the ghosts change, and are
+// reused by every recursion and every step in between.
+#include "grains/constraint/assembly_maps.hpp"
 #include "grains/constraint/body_motion.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/parallel/body_domain.hpp"
@@ -16,7 +19,9 @@ namespace grains {
 
 class IntermediateConfiguration {
  public:
-  explicit IntermediateConfiguration(const BodyDomain& domain);
+  /// Collective: `halo_maps` is updated to the domain's owned bodies and all
+  /// of its ghosts.
+  IntermediateConfiguration(const BodyDomain& domain, AssemblyMaps& halo_maps);
 
   /// Move copies of all local bodies by dt with the owned bodies' twists
   /// `owned_velocities` (6 per owned body, domain order). Collective.
@@ -29,9 +34,7 @@ class IntermediateConfiguration {
 
  private:
   const BodyDomain& domain_;
-  RCP<const Map> owned_map_;
-  RCP<const Map> local_map_;
-  RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> import_;
+  RCP<const AssemblyMaps::Import> import_;  ///< null on one rank
   RCP<Vector> owned_;
   RCP<Vector> local_;
   std::vector<Twist> twists_;

@@ -111,6 +111,8 @@ class TimeStepper {
   /// (AssemblyMaps): once, and again whenever bodies migrate or constraints
   /// reach other ghosts.
   long assemblyMapBuilds() const { return assembly_maps_.builds(); }
+  /// The same for the maps of the ReLCP halo refresh (owned bodies and all ghosts).
+  long haloMapBuilds() const { return halo_maps_.builds(); }
   /// The time step of the following steps [s] (> 0): substeps of a retried step.
   void setTimeStep(double dt) { settings_.assembly.dt = dt; }
 
@@ -121,6 +123,8 @@ class TimeStepper {
   WarmStartCache warm_start_;
   /// Body maps and ghost Import plan, reused while bodies and touched ghosts stay.
   AssemblyMaps assembly_maps_;
+  /// Owned bodies and all ghosts: the halo refresh of the ReLCP recursions.
+  AssemblyMaps halo_maps_;
   double last_envelope_ = 0.0;
 
   std::vector<Contact> generateConstraints(const BodyDomain& domain, DetectionTimes* times) const;

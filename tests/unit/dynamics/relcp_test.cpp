@@ -254,6 +254,7 @@ TEST(Relcp, FixedEnvelopeLeavesTheContactsOfTheStepToTheRecursion) {
   EXPECT_GE(run.most_recursions, 2) << "the impacts should have needed recursions";
   EXPECT_EQ(fixed.assemblyMapBuilds(), 1)
       << "one rank, same bodies: every step and recursion should reuse the first maps";
+  EXPECT_EQ(fixed.haloMapBuilds(), 1);
   for (const Body& b : domain.bodies()) {
     const double level = std::round((b.position.z() - r) / (2 * r));
     EXPECT_NEAR(b.position.z(), r + 2 * r * level, 1e-4) << "body " << b.gid;
