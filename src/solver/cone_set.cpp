@@ -65,49 +65,6 @@ bool isSeparable(FrictionModel model) {
   return model == FrictionModel::Frictionless || model == FrictionModel::Box;
 }
 
-// Projection onto the second-order cone K = {(n, t) : |t| <= mu n}. Its polar
-// cone is K° = {(n, t) : mu |t| <= -n}; every point splits uniquely as
-// x = Pi_K(x) + Pi_K°(x) with the two parts orthogonal (Moreau). Three cases:
-//   inside K            -> unchanged
-//   inside K°           -> 0
-//   otherwise           -> onto the boundary ray through t/|t|:
-//                          n' = (n + mu |t|) / (1 + mu^2), t' = mu n' t / |t|.
-void projectCoulombCone(double mu, double& n, double& u, double& w) {
-  if (!(mu > 0.0)) {  // mu = 0 (or invalid negative): the half-line n >= 0
-    n = std::max(n, 0.0);
-    u = 0.0;
-    w = 0.0;
-    return;
-  }
-  // Most contacts stick (inside K) or are speculative and separating (inside
-  // K°): decide both on squares first, which needs no square root (only when
-  // every square is finite).
-  const double limit = mu * n;
-  const double squares = u * u + w * w;
-  const double limit_squared = limit * limit;
-  const double polar_squares = mu * mu * squares;
-  const double n_squared = n * n;
-  if (std::isfinite(limit_squared) && std::isfinite(polar_squares) && std::isfinite(n_squared)) {
-    if (n >= 0.0 && squares <= limit_squared) return;
-    if (n <= 0.0 && polar_squares <= n_squared) {
-      n = u = w = 0.0;
-      return;
-    }
-  }
-  const double t = tangentMagnitude(u, w);
-  if (t <= limit) return;
-  if (mu * t <= -n) {
-    n = u = w = 0.0;
-    return;
-  }
-  // Here t > 0 (t = 0 falls into one of the two cases above).
-  const double n_new = (n + mu * t) / (1.0 + mu * mu);
-  const double factor = mu * n_new / t;
-  n = n_new;
-  u *= factor;
-  w *= factor;
-}
-
 // Projection onto the pyramid P = {|u| <= mu n, |w| <= mu n}. For a fixed
 // n >= 0 the closest tangential point is the clamp of (u, w) to [-mu n, mu n]^2,
 // so the squared distance is the convex piecewise quadratic
@@ -165,13 +122,11 @@ void requireBounds(const ConeSet& cones, const char* who) {
 
 }  // namespace
 
-void ConeSet::projectContact(std::size_t c, double* g) const {
+void ConeSet::projectOtherModels(std::size_t c, double* g) const {
   switch (model) {
     case FrictionModel::Frictionless:
-      g[0] = std::max(g[0], 0.0);
-      return;
     case FrictionModel::Coulomb:
-      projectCoulombCone(mu[c], g[0], g[1], g[2]);
+      projectContact(c, g);
       return;
     case FrictionModel::Pyramid:
       projectPyramid(mu[c], g[0], g[1], g[2]);

@@ -3,6 +3,7 @@
 // chosen by the friction model (seed 002 Table 1).
 #include "grains/linalg/tpetra_types.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -33,9 +34,6 @@ bool hasFixedBounds(FrictionModel model);
 /// Frictionless and box: every unknown has its own interval [lower, upper].
 bool isSeparable(FrictionModel model);
 
-/// Exact Euclidean projection of (n, u, w) onto {sqrt(u^2 + w^2) <= mu n}.
-void projectCoulombCone(double mu, double& n, double& u, double& w);
-
 /// |(u, w)|: sqrt(u^2 + w^2), with std::hypot's overflow safety only when the
 /// squares overflow (hypot is several times slower and this sits in every
 /// projection of every solver iteration).
@@ -43,6 +41,52 @@ inline double tangentMagnitude(double u, double w) {
   const double squares = u * u + w * w;
   return std::isfinite(squares) ? std::sqrt(squares) : std::hypot(u, w);
 }
+/// Exact Euclidean projection of (n, u, w) onto the second-order cone
+/// K = {(n, t) : |t| <= mu n}. Its polar cone is K° = {(n, t) : mu |t| <= -n};
+/// every point splits uniquely as x = Pi_K(x) + Pi_K°(x) with the two parts
+/// orthogonal (Moreau). Three cases:
+///   inside K   -> unchanged
+///   inside K°  -> 0
+///   otherwise  -> onto the boundary ray through t/|t|:
+///                 n' = (n + mu |t|) / (1 + mu^2), t' = mu n' t / |t|.
+/// Inline, as is ConeSet::projectContact for this model: it runs once or
+/// twice per contact in every iteration of every solver.
+inline void projectCoulombCone(double mu, double& n, double& u, double& w) {
+  if (!(mu > 0.0)) {  // mu = 0 (or invalid negative): the half-line n >= 0
+    n = std::max(n, 0.0);
+    u = 0.0;
+    w = 0.0;
+    return;
+  }
+  // Most contacts stick (inside K) or are speculative and separating (inside
+  // K°): decide both on squares first, which needs no square root (only when
+  // every square is finite).
+  const double limit = mu * n;
+  const double squares = u * u + w * w;
+  const double limit_squared = limit * limit;
+  const double polar_squares = mu * mu * squares;
+  const double n_squared = n * n;
+  if (std::isfinite(limit_squared) && std::isfinite(polar_squares) && std::isfinite(n_squared)) {
+    if (n >= 0.0 && squares <= limit_squared) return;
+    if (n <= 0.0 && polar_squares <= n_squared) {
+      n = u = w = 0.0;
+      return;
+    }
+  }
+  const double t = tangentMagnitude(u, w);
+  if (t <= limit) return;
+  if (mu * t <= -n) {
+    n = u = w = 0.0;
+    return;
+  }
+  // Here t > 0 (t = 0 falls into one of the two cases above).
+  const double n_new = (n + mu * t) / (1.0 + mu * mu);
+  const double factor = mu * n_new / t;
+  n = n_new;
+  u *= factor;
+  w *= factor;
+}
+
 /// Exact Euclidean projection onto {|u| <= mu n, |w| <= mu n} (n >= 0 implied).
 void projectPyramid(double mu, double& n, double& u, double& w);
 
@@ -63,7 +107,15 @@ struct ConeSet {
   bool boundsFixed() const { return hasFixedBounds(model) && !normal_bound.empty(); }
 
   /// Project one contact's block (blockSize() values) onto its set, in place.
-  void projectContact(std::size_t contact, double* values) const;
+  void projectContact(std::size_t contact, double* values) const {
+    if (model == FrictionModel::Coulomb) {
+      projectCoulombCone(mu[contact], values[0], values[1], values[2]);
+    } else if (model == FrictionModel::Frictionless) {
+      values[0] = std::max(values[0], 0.0);
+    } else {
+      projectOtherModels(contact, values);
+    }
+  }
   /// Project a local array of blockSize()*localContacts() values onto K, in place.
   void project(double* values) const;
   /// Project a distributed vector (this rank's entries) onto K, in place.
@@ -74,6 +126,10 @@ struct ConeSet {
   /// A copy whose fixed bounds are taken from gamma's normal components
   /// (max(gamma_n, 0)); for other models an unchanged copy.
   ConeSet withBoundsFrom(const double* gamma) const;
+
+ private:
+  /// projectContact for the pyramid, box and cylinder models.
+  void projectOtherModels(std::size_t contact, double* values) const;
 };
 
 }  // namespace grains
