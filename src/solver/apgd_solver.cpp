@@ -15,7 +15,8 @@
 // For the quadratic f the upper-bound test is exactly d.A d <= L d.d with
 // d = x_{k+1} - y_k; we evaluate it in that form (no cancellation between two
 // objective values). A y_{k+1} is obtained by linearity from A x_{k+1} and
-// A x_k, so an iteration costs one A-apply per backtracking trial.
+// A x_k, so an iteration costs one A-apply per backtracking trial; a converged
+// solve reports the measures of its last iterate from the A x it already has.
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
 
@@ -58,11 +59,11 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   qp.A->apply(*x, *Ax);
   int applies = 1;
   double best_residual = naturalResidual(qp.cones, *x, *Ax, b);
-  Tpetra::deep_copy(best, *x);
   int iterations = 0;
   if (best_residual <= tol || settings_.max_iterations <= 0) {
-    return finishReport(name(), qp, best, gamma, iterations, applies, tol);
+    return finishReport(name(), qp, *x, *Ax, gamma, iterations, applies, tol);
   }
+  Tpetra::deep_copy(best, *x);
 
   // Lipschitz estimate L_0 = ||A(x_0 - 1)||_2 / ||x_0 - 1||_2, guarded for
   // x_0 = 1 and for (x_0 - 1) in the null space of A.
@@ -93,11 +94,14 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     // The restart test (A y + b).(x_{k+1} - x_k) is evaluated in the same pass.
     const auto [residual, restart_dot] = residualAndRestartTest(qp.cones, *xn, *Axn, b, Ay, *x);
     observe(iterations, *xn);
+    if (residual <= tol) {
+      // Converged at the newest iterate, whose image A x_{k+1} is at hand.
+      return finishReport(name(), qp, *xn, *Axn, gamma, iterations, applies, tol);
+    }
     if (residual < best_residual) {
       best_residual = residual;
       Tpetra::deep_copy(best, *xn);
     }
-    if (residual <= tol) break;
 
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);

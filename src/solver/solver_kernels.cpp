@@ -107,34 +107,73 @@ const ConeSet& residualCones(const ConeSet& cones, const double* px, ConeSet& st
 }
 
 // Contact c's share of the natural residual: max_k |x - Pi(x - (Ax + b))|_k.
-double contactResidual(const ConeSet& set, Index c, const double* px, const double* pAx,
-                       const double* pb) {
-  const int block = set.blockSize();
-  double z[3];
+// Block is the number of unknowns per contact (a compile-time constant for
+// the common models, so the loops unroll); Block = 0 reads it from the set.
+template <int Block>
+inline double contactResidual(const ConeSet& set, Index c, const double* px, const double* pAx,
+                              const double* pb) {
+  const int block = Block > 0 ? Block : set.blockSize();
+  double z[3] = {0.0, 0.0, 0.0};
   for (int k = 0; k < block; ++k) {
     const Index i = block * c + k;
     z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
   }
-  set.projectContact(static_cast<std::size_t>(c), z);
+  if constexpr (Block == 3) {
+    if (set.model == FrictionModel::Coulomb)
+      projectCoulombCone(set.mu[static_cast<std::size_t>(c)], z[0], z[1], z[2]);
+    else
+      set.projectContact(static_cast<std::size_t>(c), z);
+  } else {
+    set.projectContact(static_cast<std::size_t>(c), z);
+  }
   double worst = 0.0;
   for (int k = 0; k < block; ++k)
     worst = std::max(worst, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
   return worst;
 }
 
+// The natural residual over this rank's contacts and, when pAy is given, the
+// restart product sum_i (Ay + b)_i (x - z)_i in the same pass.
+template <int Block>
+std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
+                                        const double* pb, const double* pAy, const double* pz) {
+  const Index contacts = static_cast<Index>(set.localContacts());
+  const int block = Block > 0 ? Block : set.blockSize();
+  double residual = 0.0;
+  double dot = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
+  for (Index c = 0; c < contacts; ++c) {
+    if (pAy) {
+      for (int k = 0; k < block; ++k) {
+        const Index i = block * c + k;
+        dot += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
+      }
+    }
+    residual = std::max(residual, contactResidual<Block>(set, c, px, pAx, pb));
+  }
+  return {residual, dot};
+}
+
+std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
+                                        const double* pb, const double* pAy, const double* pz) {
+  switch (set.blockSize()) {
+    case 3:
+      return residualSweep<3>(set, px, pAx, pb, pAy, pz);
+    case 1:
+      return residualSweep<1>(set, px, pAx, pb, pAy, pz);
+    default:
+      return residualSweep<0>(set, px, pAx, pb, pAy, pz);
+  }
+}
+
 }  // namespace
 
 double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b) {
   const double* px = readOnly(x);
-  const double* pAx = readOnly(Ax);
-  const double* pb = b ? readOnly(*b) : nullptr;
   ConeSet storage;
   const ConeSet& set = residualCones(cones, px, storage);
-  const Index contacts = static_cast<Index>(set.localContacts());
-  double local = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : local)
-  for (Index c = 0; c < contacts; ++c)
-    local = std::max(local, contactResidual(set, c, px, pAx, pb));
+  const double local =
+      residualSweep(set, px, readOnly(Ax), b ? readOnly(*b) : nullptr, nullptr, nullptr).first;
   return globalMax(x, local);
 }
 
@@ -205,24 +244,10 @@ std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vec
                                                  const Vector& Ax, const Vector* b,
                                                  const Vector& Ay, const Vector& z) {
   const double* px = readOnly(x);
-  const double* pAx = readOnly(Ax);
-  const double* pb = b ? readOnly(*b) : nullptr;
-  const double* pAy = readOnly(Ay);
-  const double* pz = readOnly(z);
   ConeSet storage;
   const ConeSet& set = residualCones(cones, px, storage);
-  const Index contacts = static_cast<Index>(set.localContacts());
-  const int block = set.blockSize();
-  double residual = 0.0;
-  double dot = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
-  for (Index c = 0; c < contacts; ++c) {
-    for (int k = 0; k < block; ++k) {
-      const Index i = block * c + k;
-      dot += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
-    }
-    residual = std::max(residual, contactResidual(set, c, px, pAx, pb));
-  }
+  const auto [residual, dot] =
+      residualSweep(set, px, readOnly(Ax), b ? readOnly(*b) : nullptr, readOnly(Ay), readOnly(z));
   return {globalMax(x, residual), globalSum(x, dot)};
 }
 
@@ -254,6 +279,20 @@ SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, 
   report.objective = m.objective;
   report.converged = m.residual <= tolerance;
   report.operator_applies = operator_applies + 1;
+  return report;
+}
+
+SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
+                         const Vector& A_best, Vector& gamma, int iterations, int operator_applies,
+                         double tolerance) {
+  if (&best != &gamma) Tpetra::deep_copy(gamma, best);
+  SolveReport report;
+  report.solver = solver;
+  report.iterations = iterations;
+  report.residual = naturalResidual(qp.cones, gamma, A_best, qp.b.get());
+  report.objective = objectiveValue(gamma, A_best, qp.b.get());
+  report.converged = report.residual <= tolerance;
+  report.operator_applies = operator_applies;
   return report;
 }
 

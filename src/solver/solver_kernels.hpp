@@ -57,6 +57,11 @@ void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector
 /// exact iterate with one application of A and fills the report.
 SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
                          Vector& gamma, int iterations, int operator_applies, double tolerance);
+/// The same when A best is already known (a solver stopping at a converged
+/// iterate whose image it has just computed): no application of A.
+SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
+                         const Vector& A_best, Vector& gamma, int iterations, int operator_applies,
+                         double tolerance);
 
 /// Throws std::invalid_argument when the vector layout does not match the cones.
 void checkLayout(const QuadraticProgram& qp, const Vector& gamma, const char* who);
