@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace grains {
 
@@ -46,21 +45,6 @@ BlockJacobian::BlockJacobian(const CrsMatrix& Dt, std::size_t column_bodies) {
     }
     row_start_[r + 1] = static_cast<int>(row_body_.size());
   }
-  buildBodyOrientation(column_bodies);
-}
-
-BlockJacobian::BlockJacobian(std::vector<int> row_start, std::vector<int> row_body,
-                             std::vector<double> row_values, std::size_t column_bodies)
-    : row_start_(std::move(row_start)),
-      row_body_(std::move(row_body)),
-      row_values_(std::move(row_values)) {
-  if (row_start_.empty() || row_start_.front() != 0 ||
-      static_cast<std::size_t>(row_start_.back()) != row_body_.size() ||
-      row_values_.size() != 6 * row_body_.size())
-    throw std::logic_error("BlockJacobian: inconsistent row blocks (" +
-                           std::to_string(row_start_.size()) + " row starts, " +
-                           std::to_string(row_body_.size()) + " blocks, " +
-                           std::to_string(row_values_.size()) + " values)");
   buildBodyOrientation(column_bodies);
 }
 
@@ -124,13 +108,7 @@ void BlockJacobian::multiplyWD(const double* x, const std::vector<BodyMobility>&
   for (Index b = 0; b < nbodies; ++b) {
     double sum[6];
     gatherBody(start, row, values, x, b, sum);
-    const BodyMobility& w = mobility[static_cast<std::size_t>(b)];
-    const Mat3& J = w.inverse_inertia;
-    double* out = v + 6 * b;
-    out[0] = w.inverse_mass * sum[0];
-    out[1] = w.inverse_mass * sum[1];
-    out[2] = w.inverse_mass * sum[2];
-    for (int i = 0; i < 3; ++i) out[3 + i] = J(i, 0) * sum[3] + J(i, 1) * sum[4] + J(i, 2) * sum[5];
+    applyMobility(mobility[static_cast<std::size_t>(b)], sum, v + 6 * b);
   }
 }
 

@@ -1,5 +1,8 @@
 #include "grains/constraint/contact_operator.hpp"
 
+#include "grains/constraint/block_jacobian.hpp"
+
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -47,12 +50,13 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOper
       mobility_(std::move(mobility)),
       scale_(scale),
       regularisation_(regularisation),
-      jacobian_(*Dt_, Dt_->getColMap()->getNodeNumElements() / 6),
+      jacobian_(std::make_shared<BlockJacobian>(*Dt_, Dt_->getColMap()->getNodeNumElements() / 6)),
       importer_(Dt_->getGraph()->getImporter()) {
   allocateWork();
 }
 
-ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, BlockJacobian jacobian,
+ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
+                                 std::shared_ptr<const LocalJacobian> jacobian,
                                  RCP<const MobilityOperator> mobility, double scale,
                                  double regularisation)
     : Dt_(std::move(Dt)),
@@ -61,17 +65,18 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, BlockJacobian jacobian
       regularisation_(regularisation),
       jacobian_(std::move(jacobian)),
       importer_(Dt_->getGraph()->getImporter()) {
-  if (jacobian_.rows() != Dt_->getNodeNumRows() ||
-      6 * jacobian_.columnBodies() != Dt_->getColMap()->getNodeNumElements())
+  if (!jacobian_) throw std::logic_error("ContactOperator: no local Jacobian given");
+  if (jacobian_->rows() != Dt_->getNodeNumRows() ||
+      6 * jacobian_->columnBodies() != Dt_->getColMap()->getNodeNumElements())
     throw std::logic_error(
-        "ContactOperator: the block Jacobian (" + std::to_string(jacobian_.rows()) + " rows, " +
-        std::to_string(jacobian_.columnBodies()) + " column bodies) does not match D^T's maps");
+        "ContactOperator: the block Jacobian (" + std::to_string(jacobian_->rows()) + " rows, " +
+        std::to_string(jacobian_->columnBodies()) + " column bodies) does not match D^T's maps");
   allocateWork();
 }
 
 void ContactOperator::allocateWork() {
   if (importer_.is_null()) {
-    local_work_.resize(6 * jacobian_.columnBodies());
+    local_work_.resize(6 * jacobian_->columnBodies());
   } else {
     column_work_ = rcp(new Vector(Dt_->getColMap(), false));
     owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
@@ -81,12 +86,12 @@ void ContactOperator::allocateWork() {
 
 void ContactOperator::ownedProduct(const double* x) const {
   if (importer_.is_null()) {
-    jacobian_.multiplyD(x, local_work_.data());
+    jacobian_->multiplyD(x, local_work_.data());
     return;
   }
   {
     auto column = column_work_->getDataNonConst();
-    jacobian_.multiplyD(x, column.getRawPtr());
+    jacobian_->multiplyD(x, column.getRawPtr());
   }
   // Sum the ghost columns' partial products into their owners (reverse Import).
   owned_work_->putScalar(0.0);
@@ -113,16 +118,16 @@ void ContactOperator::applyDt(const Vector& u, double alpha, Vector& rows) const
   auto out = rows.getDataNonConst();
   if (importer_.is_null()) {
     const auto owned = u.getData();
-    jacobian_.multiplyDt(owned.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
+    jacobian_->multiplyDt(owned.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
     return;
   }
   column_work_->doImport(u, *importer_, Tpetra::INSERT);
   const auto column = column_work_->getData();
-  jacobian_.multiplyDt(column.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
+  jacobian_->multiplyDt(column.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
 }
 
 std::size_t ContactOperator::bytesPerApply() const {
-  return jacobian_.bytesPerNormalProduct(mobility_->ownedMobility().size());
+  return jacobian_->bytesPerNormalProduct(mobility_->ownedMobility().size());
 }
 
 void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp /*mode*/,
@@ -136,9 +141,9 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
     if (importer_.is_null()) {
       // One rank: the column bodies are the owned bodies, so W applies in the
       // same pass as D (no exchange in between).
-      jacobian_.multiplyWD(xs, mobility_->ownedMobility(), local_work_.data());
-      jacobian_.multiplyDt(local_work_.data(), alpha * scale_, xs, alpha * regularisation_, beta,
-                           ys);
+      jacobian_->multiplyWD(xs, mobility_->ownedMobility(), local_work_.data());
+      jacobian_->multiplyDt(local_work_.data(), alpha * scale_, xs, alpha * regularisation_, beta,
+                            ys);
       continue;
     }
     ownedProduct(xs);
@@ -146,7 +151,8 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
     mobility_->apply(*owned_work_, *owned_work2_);
     column_work_->doImport(*owned_work2_, *importer_, Tpetra::INSERT);
     const auto column = column_work_->getData();
-    jacobian_.multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta, ys);
+    jacobian_->multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta,
+                          ys);
   }
 }
 

@@ -1,10 +1,12 @@
 #include "grains/constraint/contact_system.hpp"
 
+#include "grains/constraint/contact_frame_jacobian.hpp"
 #include "grains/parallel/parallel_loops.hpp"
 
 #include <Teuchos_OrdinalTraits.hpp>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -71,9 +73,9 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());
 
-  // D^T written directly, once as 6-entry blocks per (row, body) for the
-  // operator's kernels and once as the CSR arrays of the Tpetra matrix (the
-  // same numbers: a body's 6 DOFs are consecutive columns), both in parallel.
+  // D^T written directly, once as contact frames and arms for the operator's
+  // kernels and once as the CSR arrays of the Tpetra matrix (a body's 6 DOFs
+  // are consecutive columns), both in parallel.
   // A row has one block (wall contact) or two, the body with the lower
   // column first, so CSR rows are sorted and free of duplicates as Tpetra's
   // local format requires.
@@ -87,8 +89,9 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
     }
   }
   const auto nblocks = static_cast<std::size_t>(row_start[nrows]);
-  std::vector<int> row_body(nblocks);
-  std::vector<double> row_values(6 * nblocks);
+  const auto stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
+  std::vector<int> frame_bodies(2 * contacts.size());
+  std::vector<double> frames(stride * contacts.size());
   using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
   using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
   using Values = CrsMatrix::local_matrix_device_type::values_type;
@@ -108,6 +111,19 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
     const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
     const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
     const int col_a = c.body_a >= 0 ? column_of_body[static_cast<std::size_t>(c.body_a)] : -1;
+    frame_bodies[2 * ci] = col_a;
+    frame_bodies[2 * ci + 1] = col_b;
+    double* frame = frames.data() + stride * ci;
+    for (int r = 0; r < block; ++r)
+      for (int k = 0; k < 3; ++k) frame[3 * r + k] = directions[r][k];
+    const Vec3 arm_b = g.point_b - bb.position;
+    const Vec3 arm_a = col_a >= 0
+                           ? Vec3(g.point_a - bodies[static_cast<std::size_t>(c.body_a)].position)
+                           : Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      frame[3 * block + k] = arm_a[k];
+      frame[3 * block + 3 + k] = arm_b[k];
+    }
     for (int r = 0; r < block; ++r) {
       const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
       auto blk = static_cast<std::size_t>(row_start[row]);
@@ -115,10 +131,8 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
       if (row + 1 == nrows) csr_start(nrows) = 6 * nblocks;
       const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& entries,
                            double sign) {
-        row_body[blk] = column_body;
         for (std::size_t k = 0; k < 6; ++k) {
           const double value = sign * entries[static_cast<long>(k)];
-          row_values[6 * blk + k] = value;
           csr_columns(6 * blk + k) =
               static_cast<LocalOrdinal>(6 * column_body + static_cast<int>(k));
           csr_values(6 * blk + k) = value;
@@ -151,10 +165,11 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
   const double regularisation =
       4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
-  sys.A = rcp(new ContactOperator(sys.Dt,
-                                  BlockJacobian(std::move(row_start), std::move(row_body),
-                                                std::move(row_values), column_body_index.size()),
-                                  sys.mobility, settings.dt, regularisation));
+  sys.A = rcp(new ContactOperator(
+      sys.Dt,
+      std::make_shared<ContactFrameJacobian>(block, std::move(frame_bodies), std::move(frames),
+                                             column_body_index.size()),
+      sys.mobility, settings.dt, regularisation));
 
   sys.factored = rcp(new FactoredOperator);
   sys.factored->Dt = sys.Dt;

@@ -2,15 +2,16 @@
 // A = scale * D^T W D + regularisation * I as a matrix-free Tpetra::Operator
 // on the constraint map. D^T is the assembled contact Jacobian (CrsMatrix);
 // W is the block-diagonal mobility (inverse mass / inertia) of owned bodies.
-// The local products run on BlockJacobian's OpenMP kernels; ghost
+// The local products run on a LocalJacobian's OpenMP kernels; ghost
 // contributions travel through D^T's Import plan (built once per assembly by
 // fillComplete, reused by every apply, in reverse for the sums to owners).
-#include "grains/constraint/block_jacobian.hpp"
+#include "grains/constraint/local_jacobian.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/solver/quadratic_program.hpp"
 
 #include <Tpetra_Import.hpp>
 
+#include <memory>
 #include <vector>
 
 namespace grains {
@@ -37,9 +38,9 @@ class ContactOperator : public Operator {
  public:
   ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOperator> mobility, double scale,
                   double regularisation);
-  /// Same, with the blocks of D^T already built (the assembly writes them
-  /// directly instead of reading them back from the CrsMatrix).
-  ContactOperator(RCP<const CrsMatrix> Dt, BlockJacobian jacobian,
+  /// Same, with the local kernels already built (the assembly writes the
+  /// contact frames directly instead of reading D^T back).
+  ContactOperator(RCP<const CrsMatrix> Dt, std::shared_ptr<const LocalJacobian> jacobian,
                   RCP<const MobilityOperator> mobility, double scale, double regularisation);
 
   RCP<const Map> getDomainMap() const override { return Dt_->getRangeMap(); }
@@ -54,8 +55,8 @@ class ContactOperator : public Operator {
   /// rows = alpha D^T u for owned-body velocities u (ghost values imported).
   void applyDt(const Vector& u, double alpha, Vector& rows) const;
 
-  const BlockJacobian& jacobian() const { return jacobian_; }
-  /// Bytes one apply moves at least (BlockJacobian's traffic model).
+  const LocalJacobian& jacobian() const { return *jacobian_; }
+  /// Bytes one apply moves at least (the local kernels' traffic model).
   std::size_t bytesPerApply() const;
 
  private:
@@ -68,7 +69,7 @@ class ContactOperator : public Operator {
 
   double scale_;
   double regularisation_;
-  BlockJacobian jacobian_;
+  std::shared_ptr<const LocalJacobian> jacobian_;
   RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> importer_;  ///< null on one rank
   // Work vectors, allocated once: solvers apply A hundreds of times per step.
   mutable std::vector<double> local_work_;  ///< W D x per owned body (no importer)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
+#include <algorithm>
 #include <random>
 
 namespace grains {
@@ -98,20 +99,26 @@ TEST(ContactSystem, NormalRateIsTheGapDerivative) {
   }
 }
 
-TEST(ContactSystem, OperatorMatchesDenseProductAndRhs) {
+// A (through the contact-frame kernels) and b against dense products of the
+// assembled D^T, for a friction model with `block` rows per contact.
+void expectOperatorMatchesDense(FrictionModel friction) {
   std::mt19937_64 rng(11);
   BodyDomain domain = smallDomain(rng);
   const std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
   const auto contacts = detectContacts(domain, walls, {0.05, 0.3});
   AssemblySettings settings;
   settings.dt = 2e-3;
-  settings.friction = FrictionModel::Coulomb;
+  settings.friction = friction;
   settings.compliance = 1e-6;
   settings.damping_steps = 2.0;
   settings.motion.gravity = Vec3(0, 0, -9.81);
   const auto sys = assembleContactSystem(domain, contacts, settings);
-  const std::size_t m = contacts.size() * 3;
+  const auto block = static_cast<std::size_t>(unknownsPerContact(friction));
+  const std::size_t m = contacts.size() * block;
   const std::size_t n = 6 * domain.numOwned();
+  ASSERT_GE(contacts.size(), 3u);
+  ASSERT_TRUE(
+      std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) { return c.isWall(); }));
 
   // Dense D^T and W.
   Eigen::MatrixXd Dt = Eigen::MatrixXd::Zero(static_cast<long>(m), static_cast<long>(n));
@@ -155,9 +162,25 @@ TEST(ContactSystem, OperatorMatchesDenseProductAndRhs) {
   for (std::size_t c = 0; c < contacts.size(); ++c) {
     const double gap = contacts[c].geometry.gap;
     const double phi = gap >= 0 ? gap : gap * 4.0 / (1.0 + 4.0 * 2.0);
-    EXPECT_NEAR(bv[3 * c], phi + rhs[3 * static_cast<long>(c)], 1e-12);
-    EXPECT_NEAR(bv[3 * c + 1], rhs[3 * static_cast<long>(c) + 1], 1e-12);
+    for (std::size_t r = 0; r < block; ++r)
+      EXPECT_NEAR(bv[block * c + r], (r == 0 ? phi : 0.0) + rhs[static_cast<long>(block * c + r)],
+                  1e-12);
   }
+
+  // The body impulses D gamma (the contact-frame kernels' other orientation).
+  Vector impulses(sys.body_map);
+  sys.A->applyD(x, impulses);
+  const Eigen::VectorXd De = Dt.transpose() * xe;
+  auto iv = impulses.getData();
+  for (std::size_t k = 0; k < n; ++k) EXPECT_NEAR(iv[k], De[static_cast<long>(k)], 1e-12);
+}
+
+TEST(ContactSystem, OperatorMatchesDenseProductAndRhsWithFriction) {
+  expectOperatorMatchesDense(FrictionModel::Coulomb);
+}
+
+TEST(ContactSystem, OperatorMatchesDenseProductAndRhsFrictionless) {
+  expectOperatorMatchesDense(FrictionModel::Frictionless);
 }
 
 }  // namespace

@@ -1,0 +1,69 @@
+#pragma once
+// The contact Jacobian stored as what it is made of: per contact its frame
+// (the normal, and the two tangents with friction) and the lever arms from
+// the two body centres to the contact points. A row's block on a body is
+// +-[t, r x t]; storing t and r instead of the 6-entry blocks of both
+// orientations moves 15 doubles per frictional contact through D^T w instead
+// of 36. D^T w runs over contacts with the contact-point velocities
+// u + w x r; D x first forms each contact's force f (in contact order), then
+// sums +-f and the torques r x f per body over an incidence list. All passes
+// are OpenMP-parallel without atomics, with a summation order independent of
+// the thread count.
+#include "grains/constraint/local_jacobian.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace grains {
+
+class ContactFrameJacobian final : public LocalJacobian {
+ public:
+  ContactFrameJacobian() = default;
+  /// `rows_per_contact` (1: normal only, 3: normal and two tangents) rows per
+  /// contact, contact c owning rows [c * rows_per_contact, (c+1) *
+  /// rows_per_contact). `bodies` holds 2 column bodies per contact (a, b;
+  /// a = -1 for a wall), the row of body b entering with +, a with -.
+  /// `frames` holds per contact the rows' directions (3 doubles each) then
+  /// the arms r_a and r_b (contact point minus body centre, 3 each).
+  ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies, std::vector<double> frames,
+                       std::size_t column_bodies);
+
+  /// The doubles per contact in `frames`: 3 per row plus the two arms.
+  static int frameStride(int rows_per_contact) { return 3 * rows_per_contact + 6; }
+
+  std::size_t rows() const override { return contacts() * static_cast<std::size_t>(block_); }
+  std::size_t columnBodies() const override {
+    return body_start_.empty() ? 0 : body_start_.size() - 1;
+  }
+  std::size_t contacts() const { return bodies_.size() / 2; }
+
+  void multiplyD(const double* x, double* v) const override;
+  void multiplyWD(const double* x, const std::vector<BodyMobility>& mobility,
+                  double* v) const override;
+  void multiplyDt(const double* w, double alpha, const double* x, double reg, double beta,
+                  double* y) const override;
+  /// The frames and body indices (D^T), the incidences with their arms and
+  /// the directions once more (D), the vectors, the mobilities.
+  std::size_t bytesPerNormalProduct(std::size_t mobility_bodies) const override;
+
+ private:
+  /// Each contact's force on body b (force_), from the row impulses x.
+  void contactForces(const double* x) const;
+  /// The 6 entries of (D x) for column body b, from force_.
+  void gatherBody(std::size_t b, double sum[6]) const;
+
+  int block_ = 1;
+  int stride_ = frameStride(1);
+  std::vector<int> bodies_;     // 2 per contact
+  std::vector<double> frames_;  // stride_ per contact
+  // Body orientation: incidences of body k at [body_start_[k], body_start_[k+1]),
+  // each 2 * contact + side (side 1: body b), with that body's arm.
+  std::vector<int> body_start_;
+  std::vector<int> incidence_;
+  std::vector<double> incidence_arm_;  // 3 per incidence
+  // Work space of the D products: 3 per contact, sized once (the solvers
+  // apply A hundreds of times per step; one product at a time).
+  mutable std::vector<double> force_;
+};
+
+}  // namespace grains

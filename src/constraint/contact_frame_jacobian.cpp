@@ -1,0 +1,186 @@
+#include "grains/constraint/contact_frame_jacobian.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace grains {
+
+namespace {
+using Index = long;
+}  // namespace
+
+ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies,
+                                           std::vector<double> frames, std::size_t column_bodies)
+    : block_(rows_per_contact),
+      stride_(frameStride(rows_per_contact)),
+      bodies_(std::move(bodies)),
+      frames_(std::move(frames)) {
+  if (block_ != 1 && block_ != 3)
+    throw std::logic_error("ContactFrameJacobian: " + std::to_string(block_) +
+                           " rows per contact (expected 1 or 3)");
+  const std::size_t ncontacts = bodies_.size() / 2;
+  if (bodies_.size() % 2 != 0 || frames_.size() != ncontacts * static_cast<std::size_t>(stride_))
+    throw std::logic_error("ContactFrameJacobian: " + std::to_string(bodies_.size()) +
+                           " body indices and " + std::to_string(frames_.size()) +
+                           " frame values do not describe whole contacts");
+  for (std::size_t k = 0; k < bodies_.size(); ++k) {
+    const int body = bodies_[k];
+    const bool wall_side = k % 2 == 0 && body == -1;
+    if (!wall_side && (body < 0 || static_cast<std::size_t>(body) >= column_bodies))
+      throw std::logic_error("ContactFrameJacobian: body " + std::to_string(body) +
+                             " outside the " + std::to_string(column_bodies) + " column bodies");
+  }
+  force_.assign(3 * ncontacts, 0.0);
+  // Incidences by counting sort, contacts in increasing order within a body
+  // (the summation order of D x then does not depend on threads).
+  body_start_.assign(column_bodies + 1, 0);
+  for (int body : bodies_)
+    if (body >= 0) ++body_start_[static_cast<std::size_t>(body) + 1];
+  for (std::size_t b = 0; b < column_bodies; ++b) body_start_[b + 1] += body_start_[b];
+  const auto nincidences = static_cast<std::size_t>(body_start_[column_bodies]);
+  incidence_.resize(nincidences);
+  incidence_arm_.resize(3 * nincidences);
+  std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
+  const auto arm_offset = static_cast<std::size_t>(3 * block_);
+  for (std::size_t c = 0; c < ncontacts; ++c) {
+    for (std::size_t side = 0; side < 2; ++side) {
+      const int body = bodies_[2 * c + side];
+      if (body < 0) continue;
+      const auto slot = static_cast<std::size_t>(fill[static_cast<std::size_t>(body)]++);
+      incidence_[slot] = static_cast<int>(2 * c + side);
+      const double* arm =
+          frames_.data() + c * static_cast<std::size_t>(stride_) + arm_offset + 3 * side;
+      for (std::size_t k = 0; k < 3; ++k) incidence_arm_[3 * slot + k] = arm[k];
+    }
+  }
+}
+
+void ContactFrameJacobian::contactForces(const double* x) const {
+  // Stage 1, in contact order (streaming): the force of each contact on its
+  // body b, f = sum over rows of direction * impulse.
+  const auto ncontacts = static_cast<Index>(contacts());
+  force_.resize(3 * contacts());
+  double* force = force_.data();
+  const double* frames = frames_.data();
+  const Index stride = stride_;
+  if (block_ == 3) {
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < ncontacts; ++c) {
+      const double* t = frames + c * stride;
+      const double* xc = x + 3 * c;
+      for (int k = 0; k < 3; ++k)
+        force[3 * c + k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+    }
+  } else {
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < ncontacts; ++c) {
+      const double* t = frames + c * stride;
+      for (int k = 0; k < 3; ++k) force[3 * c + k] = t[k] * x[c];
+    }
+  }
+}
+
+void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
+  // Stage 2, per body: its contacts' forces (b: +f, a: -f) and torques r x f.
+  for (int k = 0; k < 6; ++k) sum[k] = 0.0;
+  const double* force = force_.data();
+  for (int inc = body_start_[b]; inc < body_start_[b + 1]; ++inc) {
+    const int code = incidence_[static_cast<std::size_t>(inc)];
+    const double* f = force + 3 * static_cast<Index>(code >> 1);
+    const double sign = (code & 1) != 0 ? 1.0 : -1.0;
+    const double f0 = sign * f[0], f1 = sign * f[1], f2 = sign * f[2];
+    const double* arm = incidence_arm_.data() + 3 * static_cast<Index>(inc);
+    sum[0] += f0;
+    sum[1] += f1;
+    sum[2] += f2;
+    sum[3] += arm[1] * f2 - arm[2] * f1;
+    sum[4] += arm[2] * f0 - arm[0] * f2;
+    sum[5] += arm[0] * f1 - arm[1] * f0;
+  }
+}
+
+void ContactFrameJacobian::multiplyD(const double* x, double* v) const {
+  contactForces(x);
+  const auto nbodies = static_cast<Index>(columnBodies());
+#pragma omp parallel for schedule(static)
+  for (Index b = 0; b < nbodies; ++b) {
+    double sum[6];
+    gatherBody(static_cast<std::size_t>(b), sum);
+    for (int k = 0; k < 6; ++k) v[6 * b + k] = sum[k];
+  }
+}
+
+void ContactFrameJacobian::multiplyWD(const double* x, const std::vector<BodyMobility>& mobility,
+                                      double* v) const {
+  if (mobility.size() > columnBodies())
+    throw std::logic_error("ContactFrameJacobian::multiplyWD: more mobilities than column bodies");
+  contactForces(x);
+  const auto nbodies = static_cast<Index>(mobility.size());
+#pragma omp parallel for schedule(static)
+  for (Index b = 0; b < nbodies; ++b) {
+    double sum[6];
+    gatherBody(static_cast<std::size_t>(b), sum);
+    applyMobility(mobility[static_cast<std::size_t>(b)], sum, v + 6 * b);
+  }
+}
+
+namespace {
+// D^T w for contacts with Block rows each (a compile-time count, so that the
+// row loop unrolls).
+template <int Block>
+void contactRates(Index ncontacts, const int* bodies, const double* frames, const double* w,
+                  double alpha, const double* x, double reg, double beta, double* y) {
+  constexpr Index stride = 3 * Block + 6;
+#pragma omp parallel for schedule(static)
+  for (Index c = 0; c < ncontacts; ++c) {
+    const double* t = frames + c * stride;
+    // Relative velocity of the contact points, v_b - v_a with v = u + w x r.
+    const double* rb = t + 3 * Block + 3;
+    const double* wb = w + 6 * static_cast<Index>(bodies[2 * c + 1]);
+    double v0 = wb[0] + wb[4] * rb[2] - wb[5] * rb[1];
+    double v1 = wb[1] + wb[5] * rb[0] - wb[3] * rb[2];
+    double v2 = wb[2] + wb[3] * rb[1] - wb[4] * rb[0];
+    const int a = bodies[2 * c];
+    if (a >= 0) {
+      const double* ra = t + 3 * Block;
+      const double* wa = w + 6 * static_cast<Index>(a);
+      v0 -= wa[0] + wa[4] * ra[2] - wa[5] * ra[1];
+      v1 -= wa[1] + wa[5] * ra[0] - wa[3] * ra[2];
+      v2 -= wa[2] + wa[3] * ra[1] - wa[4] * ra[0];
+    }
+    for (int r = 0; r < Block; ++r) {
+      const Index row = c * Block + r;
+      double out = alpha * (t[3 * r] * v0 + t[3 * r + 1] * v1 + t[3 * r + 2] * v2);
+      if (reg != 0.0) out += reg * x[row];
+      // beta = 0 must overwrite (y may hold NaN from an earlier use).
+      y[row] = beta == 0.0 ? out : out + beta * y[row];
+    }
+  }
+}
+}  // namespace
+
+void ContactFrameJacobian::multiplyDt(const double* w, double alpha, const double* x, double reg,
+                                      double beta, double* y) const {
+  if (reg != 0.0 && x == nullptr)
+    throw std::logic_error("ContactFrameJacobian::multiplyDt: regularisation needs x");
+  const auto ncontacts = static_cast<Index>(contacts());
+  if (block_ == 3)
+    contactRates<3>(ncontacts, bodies_.data(), frames_.data(), w, alpha, x, reg, beta, y);
+  else
+    contactRates<1>(ncontacts, bodies_.data(), frames_.data(), w, alpha, x, reg, beta, y);
+}
+
+std::size_t ContactFrameJacobian::bytesPerNormalProduct(std::size_t mobility_bodies) const {
+  const std::size_t ncontacts = contacts();
+  const std::size_t dt_pass =
+      ncontacts * (static_cast<std::size_t>(stride_) * sizeof(double) + 2 * sizeof(int));
+  const std::size_t d_pass = incidence_.size() * (sizeof(int) + 3 * sizeof(double)) +
+                             ncontacts * static_cast<std::size_t>(3 * block_) * sizeof(double) +
+                             body_start_.size() * sizeof(int);
+  // x read and y written (rows), the body vector written and read once.
+  const std::size_t vectors = 2 * rows() * sizeof(double) + 2 * 6 * columnBodies() * sizeof(double);
+  return dt_pass + d_pass + vectors + mobility_bodies * sizeof(BodyMobility);
+}
+
+}  // namespace grains
