@@ -41,18 +41,28 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   const auto nincidences = static_cast<std::size_t>(body_start_[column_bodies]);
   incidence_.resize(nincidences);
   incidence_arm_.resize(3 * nincidences);
+  // The slots in one serial pass over the indices; the arms, most of the
+  // bytes, are then copied in parallel.
   std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
-  const auto arm_offset = static_cast<std::size_t>(3 * block_);
   for (std::size_t c = 0; c < ncontacts; ++c) {
     for (std::size_t side = 0; side < 2; ++side) {
       const int body = bodies_[2 * c + side];
       if (body < 0) continue;
       const auto slot = static_cast<std::size_t>(fill[static_cast<std::size_t>(body)]++);
       incidence_[slot] = static_cast<int>(2 * c + side);
-      const double* arm =
-          frames_.data() + c * static_cast<std::size_t>(stride_) + arm_offset + 3 * side;
-      for (std::size_t k = 0; k < 3; ++k) incidence_arm_[3 * slot + k] = arm[k];
     }
+  }
+  const auto n = static_cast<Index>(nincidences);
+  const int* incidence = incidence_.data();
+  const double* frame_values = frames_.data();
+  double* arms = incidence_arm_.data();
+  const Index stride = stride_;
+  const Index arm_offset = 3 * block_;
+#pragma omp parallel for schedule(static)
+  for (Index slot = 0; slot < n; ++slot) {
+    const int code = incidence[slot];
+    const double* arm = frame_values + (code >> 1) * stride + arm_offset + 3 * (code & 1);
+    for (int k = 0; k < 3; ++k) arms[3 * slot + k] = arm[k];
   }
 }
 
