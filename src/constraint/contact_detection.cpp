@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace grains {
 
@@ -42,8 +43,22 @@ Contact wallContact(const std::vector<Body>& bodies, int wall, int body, const C
 }
 
 void sortByKey(std::vector<Contact>& contacts) {
-  std::sort(contacts.begin(), contacts.end(),
-            [](const Contact& x, const Contact& y) { return x.key < y.key; });
+  // Sorting the contacts themselves moved their ~170 bytes at every swap,
+  // serially (4 % of a 2-thread step of a 50k pile): sort (key, index)
+  // instead and gather the contacts in parallel. Keys are unique; the
+  // index breaks ties anyway so the order never depends on the sort.
+  const std::size_t n = contacts.size();
+  std::vector<std::pair<ContactKey, std::size_t>> order(n);
+  parallelFor(n, [&](std::size_t i) { order[i] = {contacts[i].key, i}; });
+  const auto less = [](const std::pair<ContactKey, std::size_t>& x,
+                       const std::pair<ContactKey, std::size_t>& y) {
+    return x.first < y.first || (x.first == y.first && x.second < y.second);
+  };
+  if (std::is_sorted(order.begin(), order.end(), less)) return;
+  std::sort(order.begin(), order.end(), less);
+  std::vector<Contact> sorted(n);
+  parallelFor(n, [&](std::size_t i) { sorted[i] = contacts[order[i].second]; });
+  contacts.swap(sorted);
 }
 
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,

@@ -1,6 +1,7 @@
 #include "grains/neighbor/cell_list.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <random>
 #include <set>
@@ -30,16 +31,26 @@ std::set<BodyPair> bruteForce(const std::vector<Body>& bodies, std::size_t owned
 
 TEST(CellList, MatchesBruteForceWithGhosts) {
   std::mt19937_64 rng(7);
+  const int threads_before = omp_get_max_threads();
   for (int trial = 0; trial < 5; ++trial) {
     const auto bodies = randomBodies(600, 2.0 + trial, rng);
     const std::size_t owned = 400;
     const double env = 0.02 * trial;
-    const auto found = findNeighbourPairs(bodies, owned, env);
-    const std::set<BodyPair> found_set(found.begin(), found.end());
-    EXPECT_EQ(found.size(), found_set.size()) << "duplicate pairs";
-    EXPECT_EQ(found_set, bruteForce(bodies, owned, env)) << "trial " << trial;
-    EXPECT_TRUE(std::is_sorted(found.begin(), found.end()));
+    // The pairs come out in key order from per-thread lists: check it for
+    // several thread counts (the list must not depend on them).
+    std::vector<BodyPair> first;
+    for (int threads = 1; threads <= 3; ++threads) {
+      omp_set_num_threads(threads);
+      const auto found = findNeighbourPairs(bodies, owned, env);
+      const std::set<BodyPair> found_set(found.begin(), found.end());
+      EXPECT_EQ(found.size(), found_set.size()) << "duplicate pairs";
+      EXPECT_EQ(found_set, bruteForce(bodies, owned, env)) << "trial " << trial;
+      EXPECT_TRUE(std::is_sorted(found.begin(), found.end())) << threads << " threads";
+      if (threads == 1) first = found;
+      EXPECT_EQ(found, first) << threads << " threads";
+    }
   }
+  omp_set_num_threads(threads_before);
 }
 
 TEST(CellList, SparseFarApartBodiesDoNotExplodeTheGrid) {
