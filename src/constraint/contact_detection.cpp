@@ -73,28 +73,31 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
   const double searched = MPI_Wtime();
 
-  // Narrow phase over the pairs, then the walls of each owned body, on all
-  // threads; the key sort makes the order independent of the thread count.
-  std::vector<Contact> contacts =
-      parallelCollect<Contact>(pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
+  // Wall contacts, then the narrow phase over the pairs, on all threads. The
+  // collection order is already key order where the owned bodies' indices
+  // follow their GIDs (they are kept sorted by GID) and no ghost comes
+  // between: walls by decreasing index (key -wall-1), bodies within a wall,
+  // then pairs by (a, b). The key sort then only checks.
+  // One index space for both, so that the threads' lists are joined once.
+  const std::size_t wall_items = walls.size() * num_owned;
+  std::vector<Contact> contacts = parallelCollect<Contact>(
+      wall_items + pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
+        if (k < wall_items) {
+          const std::size_t w = walls.size() - 1 - k / num_owned;
+          const std::size_t i = k % num_owned;
+          const ContactGeometry g = wallBody(walls[w], bodies[i]);
+          if (g.gap <= settings.envelope)
+            out.push_back(
+                wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
+          return;
+        }
+        const BodyPair& pair = pairs[k - wall_items];
         int a = 0, b = 0;
-        if (!ownedPairSides(bodies, num_owned, pairs[k].first, pairs[k].second, a, b)) return;
+        if (!ownedPairSides(bodies, num_owned, pair.first, pair.second, a, b)) return;
         const ContactGeometry g =
             bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
         if (g.gap <= settings.envelope) out.push_back(pairContact(bodies, a, b, g, settings.mu));
       });
-  if (!walls.empty()) {
-    const std::vector<Contact> wall_contacts =
-        parallelCollect<Contact>(num_owned, [&](std::size_t i, std::vector<Contact>& out) {
-          for (std::size_t w = 0; w < walls.size(); ++w) {
-            const ContactGeometry g = wallBody(walls[w], bodies[i]);
-            if (g.gap <= settings.envelope)
-              out.push_back(
-                  wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
-          }
-        });
-    contacts.insert(contacts.end(), wall_contacts.begin(), wall_contacts.end());
-  }
   sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - start;

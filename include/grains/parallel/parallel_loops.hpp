@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <exception>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 #ifdef _OPENMP
@@ -42,7 +43,16 @@ std::vector<Item> parallelCollect(std::size_t n, Produce produce) {
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
+  // Each list gets room for one item per index of its thread's range,
+  // reserved here, on the calling thread: memory a worker thread allocates
+  // comes from glibc's per-thread arenas, whose emptied heaps are unmapped
+  // again after every step, so that each step page-faulted its lists in anew
+  // (detection on two threads took twice as long as on one). Lists that
+  // outgrow the hint grow on their thread as before.
   std::vector<std::vector<Item>> per_thread(static_cast<std::size_t>(threads));
+  const std::size_t range =
+      (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+  for (auto& part : per_thread) part.reserve(range);
   std::exception_ptr error;
   const auto count = static_cast<long>(n);
 #pragma omp parallel
@@ -63,13 +73,15 @@ std::vector<Item> parallelCollect(std::size_t n, Produce produce) {
     }
   }
   if (error) std::rethrow_exception(error);
+  // The first thread's list becomes the result (no copy with one thread);
+  // the others are appended to it.
   std::size_t total = 0;
   for (const auto& part : per_thread) total += part.size();
-  std::vector<Item> joined;
+  std::vector<Item> joined = std::move(per_thread.front());
   joined.reserve(total);
-  for (auto& part : per_thread)
-    joined.insert(joined.end(), std::make_move_iterator(part.begin()),
-                  std::make_move_iterator(part.end()));
+  for (std::size_t t = 1; t < per_thread.size(); ++t)
+    joined.insert(joined.end(), std::make_move_iterator(per_thread[t].begin()),
+                  std::make_move_iterator(per_thread[t].end()));
   return joined;
 }
 
