@@ -81,7 +81,8 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   // One index space for both, so that the threads' lists are joined once.
   const std::size_t wall_items = walls.size() * num_owned;
   std::vector<Contact> contacts = parallelCollect<Contact>(
-      wall_items + pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
+      wall_items + pairs.size(),
+      [&](std::size_t k, std::vector<Contact>& out) {
         if (k < wall_items) {
           const std::size_t w = walls.size() - 1 - k / num_owned;
           const std::size_t i = k % num_owned;
@@ -97,7 +98,8 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
         const ContactGeometry g =
             bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
         if (g.gap <= settings.envelope) out.push_back(pairContact(bodies, a, b, g, settings.mu));
-      });
+      },
+      pairs.size() + num_owned);  // at most one per pair; walls touch few bodies
   sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - start;

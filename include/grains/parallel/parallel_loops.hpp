@@ -36,23 +36,26 @@ void parallelFor(std::size_t n, Body body) {
 }
 
 /// Calls produce(i, out) for i in [0, n) on all threads; `out` is the calling
-/// thread's vector. Returns the items in increasing i.
+/// thread's vector. Returns the items in increasing i. `expected_items`
+/// (default: n) sizes the threads' lists up front.
 template <typename Item, typename Produce>
-std::vector<Item> parallelCollect(std::size_t n, Produce produce) {
+std::vector<Item> parallelCollect(std::size_t n, Produce produce,
+                                  std::size_t expected_items = static_cast<std::size_t>(-1)) {
   int threads = 1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  // Each list gets room for one item per index of its thread's range,
-  // reserved here, on the calling thread: memory a worker thread allocates
+  // Each list gets room for its share of the expected items (one per index
+  // unless told), reserved here, on the calling thread: memory a worker thread allocates
   // comes from glibc's per-thread arenas, whose emptied heaps are unmapped
   // again after every step, so that each step page-faulted its lists in anew
   // (detection on two threads took twice as long as on one). Lists that
   // outgrow the hint grow on their thread as before.
   std::vector<std::vector<Item>> per_thread(static_cast<std::size_t>(threads));
-  const std::size_t range =
-      (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
-  for (auto& part : per_thread) part.reserve(range);
+  const std::size_t expected = expected_items < n ? expected_items : n;
+  const std::size_t share =
+      (expected + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+  for (auto& part : per_thread) part.reserve(share);
   std::exception_ptr error;
   const auto count = static_cast<long>(n);
 #pragma omp parallel
