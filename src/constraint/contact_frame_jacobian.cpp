@@ -12,15 +12,13 @@ using Index = long;
 
 ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies,
                                            std::vector<double> frames, std::size_t column_bodies)
-    : block_(rows_per_contact),
-      stride_(frameStride(rows_per_contact)),
-      bodies_(std::move(bodies)),
-      frames_(std::move(frames)) {
+    : block_(rows_per_contact), bodies_(std::move(bodies)), frames_(std::move(frames)) {
   if (block_ != 1 && block_ != 3)
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(block_) +
                            " rows per contact (expected 1 or 3)");
   const std::size_t ncontacts = bodies_.size() / 2;
-  if (bodies_.size() % 2 != 0 || frames_.size() != ncontacts * static_cast<std::size_t>(stride_))
+  if (bodies_.size() % 2 != 0 ||
+      frames_.size() != ncontacts * static_cast<std::size_t>(frameStride(block_)))
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(bodies_.size()) +
                            " body indices and " + std::to_string(frames_.size()) +
                            " frame values do not describe whole contacts");
@@ -56,7 +54,7 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   const int* incidence = incidence_.data();
   const double* frame_values = frames_.data();
   double* arms = incidence_arm_.data();
-  const Index stride = stride_;
+  const Index stride = frameStride(block_);
   const Index arm_offset = 3 * block_;
 #pragma omp parallel for schedule(static)
   for (Index slot = 0; slot < n; ++slot) {
@@ -70,10 +68,9 @@ void ContactFrameJacobian::contactForces(const double* x) const {
   // Stage 1, in contact order (streaming): the force of each contact on its
   // body b, f = sum over rows of direction * impulse.
   const auto ncontacts = static_cast<Index>(contacts());
-  force_.resize(3 * contacts());
   double* force = force_.data();
   const double* frames = frames_.data();
-  const Index stride = stride_;
+  const Index stride = frameStride(block_);
   if (block_ == 3) {
 #pragma omp parallel for schedule(static)
     for (Index c = 0; c < ncontacts; ++c) {
@@ -184,7 +181,8 @@ void ContactFrameJacobian::multiplyDt(const double* w, double alpha, const doubl
 std::size_t ContactFrameJacobian::bytesPerNormalProduct(std::size_t mobility_bodies) const {
   const std::size_t ncontacts = contacts();
   const std::size_t dt_pass =
-      ncontacts * (static_cast<std::size_t>(stride_) * sizeof(double) + 2 * sizeof(int));
+      ncontacts *
+      (static_cast<std::size_t>(frameStride(block_)) * sizeof(double) + 2 * sizeof(int));
   const std::size_t d_pass = incidence_.size() * (sizeof(int) + 3 * sizeof(double)) +
                              ncontacts * static_cast<std::size_t>(3 * block_) * sizeof(double) +
                              body_start_.size() * sizeof(int);

@@ -69,7 +69,7 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
   if (jacobian_->rows() != Dt_->getNodeNumRows() ||
       6 * jacobian_->columnBodies() != Dt_->getColMap()->getNodeNumElements())
     throw std::logic_error(
-        "ContactOperator: the block Jacobian (" + std::to_string(jacobian_->rows()) + " rows, " +
+        "ContactOperator: the local Jacobian (" + std::to_string(jacobian_->rows()) + " rows, " +
         std::to_string(jacobian_->columnBodies()) + " column bodies) does not match D^T's maps");
   allocateWork();
 }

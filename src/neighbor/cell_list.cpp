@@ -1,16 +1,13 @@
 #include "grains/neighbor/cell_list.hpp"
 
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/parallel/parallel_loops.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace grains {
 namespace {
@@ -63,9 +60,8 @@ Grid makeGrid(const std::vector<Body>& bodies, double interaction) {
 
 std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::size_t num_owned,
                                          double envelope) {
-  std::vector<BodyPair> pairs;
   const auto n = static_cast<std::int64_t>(bodies.size());
-  if (n < 2 || num_owned == 0) return pairs;
+  if (n < 2 || num_owned == 0) return {};
 
   double max_radius = 0.0;
   for (const Body& b : bodies) max_radius = std::max(max_radius, boundingRadius(b));
@@ -92,54 +88,36 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
   }
 
   const auto owned = static_cast<std::int64_t>(num_owned);
-  int num_threads = 1;
-#ifdef _OPENMP
-  num_threads = omp_get_max_threads();
-#endif
-  std::vector<std::vector<BodyPair>> per_thread(static_cast<std::size_t>(num_threads));
-
-#pragma omp parallel
-  {
-    int thread = 0;
-#ifdef _OPENMP
-    thread = omp_get_thread_num();
-#endif
-    auto& local = per_thread[static_cast<std::size_t>(thread)];
-    // Contiguous blocks of i in thread order, and each i's partners sorted,
-    // so that concatenating the threads' lists gives the pairs in key order
-    // without a global sort (which had been serial: with two threads the
-    // search took longer than with one).
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::size_t first = local.size();
-      const Body& bi = bodies[static_cast<std::size_t>(i)];
-      const auto c = grid.coords(bi.position);
-      const double ri = boundingRadius(bi);
-      for (std::int64_t z = std::max<std::int64_t>(c[2] - 1, 0);
-           z <= std::min(c[2] + 1, grid.dims[2] - 1); ++z)
-        for (std::int64_t y = std::max<std::int64_t>(c[1] - 1, 0);
-             y <= std::min(c[1] + 1, grid.dims[1] - 1); ++y)
-          for (std::int64_t x = std::max<std::int64_t>(c[0] - 1, 0);
-               x <= std::min(c[0] + 1, grid.dims[0] - 1); ++x) {
-            const auto cell = static_cast<std::size_t>(grid.index(x, y, z));
-            for (std::int64_t k = cell_start[cell]; k < cell_start[cell + 1]; ++k) {
-              const int j = sorted[static_cast<std::size_t>(k)];
-              if (j <= i) continue;
-              if (i >= owned && j >= owned) continue;  // ghost-ghost: not ours
-              const Body& bj = bodies[static_cast<std::size_t>(j)];
-              const double reach = ri + boundingRadius(bj) + envelope;
-              if ((bj.position - bi.position).squaredNorm() <= reach * reach)
-                local.emplace_back(static_cast<int>(i), j);
+  // Items in increasing i (contiguous per-thread ranges joined in order) with
+  // each i's partners sorted: the pairs come out in key order without a
+  // global sort (which had been serial: with two threads the search took
+  // longer than with one).
+  return parallelCollect<BodyPair>(
+      static_cast<std::size_t>(n), [&](std::size_t index, std::vector<BodyPair>& local) {
+        const auto i = static_cast<std::int64_t>(index);
+        const std::size_t first = local.size();
+        const Body& bi = bodies[index];
+        const auto c = grid.coords(bi.position);
+        const double ri = boundingRadius(bi);
+        for (std::int64_t z = std::max<std::int64_t>(c[2] - 1, 0);
+             z <= std::min(c[2] + 1, grid.dims[2] - 1); ++z)
+          for (std::int64_t y = std::max<std::int64_t>(c[1] - 1, 0);
+               y <= std::min(c[1] + 1, grid.dims[1] - 1); ++y)
+            for (std::int64_t x = std::max<std::int64_t>(c[0] - 1, 0);
+                 x <= std::min(c[0] + 1, grid.dims[0] - 1); ++x) {
+              const auto cell = static_cast<std::size_t>(grid.index(x, y, z));
+              for (std::int64_t k = cell_start[cell]; k < cell_start[cell + 1]; ++k) {
+                const int j = sorted[static_cast<std::size_t>(k)];
+                if (j <= i) continue;
+                if (i >= owned && j >= owned) continue;  // ghost-ghost: not ours
+                const Body& bj = bodies[static_cast<std::size_t>(j)];
+                const double reach = ri + boundingRadius(bj) + envelope;
+                if ((bj.position - bi.position).squaredNorm() <= reach * reach)
+                  local.emplace_back(static_cast<int>(i), j);
+              }
             }
-          }
-      std::sort(local.begin() + static_cast<std::ptrdiff_t>(first), local.end());
-    }
-  }
-  std::size_t total = 0;
-  for (const auto& local : per_thread) total += local.size();
-  pairs.reserve(total);
-  for (auto& local : per_thread) pairs.insert(pairs.end(), local.begin(), local.end());
-  return pairs;
+        std::sort(local.begin() + static_cast<std::ptrdiff_t>(first), local.end());
+      });
 }
 
 }  // namespace grains

@@ -118,14 +118,7 @@ inline double contactResidual(const ConeSet& set, Index c, const double* px, con
     const Index i = block * c + k;
     z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
   }
-  if constexpr (Block == 3) {
-    if (set.model == FrictionModel::Coulomb)
-      projectCoulombCone(set.mu[static_cast<std::size_t>(c)], z[0], z[1], z[2]);
-    else
-      set.projectContact(static_cast<std::size_t>(c), z);
-  } else {
-    set.projectContact(static_cast<std::size_t>(c), z);
-  }
+  set.projectContact(static_cast<std::size_t>(c), z);  // inline for Coulomb and frictionless
   double worst = 0.0;
   for (int k = 0; k < block; ++k)
     worst = std::max(worst, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
@@ -268,32 +261,34 @@ void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector
   }
 }
 
-SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
-                         Vector& gamma, int iterations, int operator_applies, double tolerance) {
-  if (&best != &gamma) Tpetra::deep_copy(gamma, best);
-  const QpMeasures m = evaluateMeasures(qp, gamma);
+namespace {
+SolveReport reportOf(const std::string& solver, const QpMeasures& m, int iterations,
+                     int operator_applies, double tolerance) {
   SolveReport report;
   report.solver = solver;
   report.iterations = iterations;
   report.residual = m.residual;
   report.objective = m.objective;
   report.converged = m.residual <= tolerance;
-  report.operator_applies = operator_applies + 1;
+  report.operator_applies = operator_applies;
   return report;
+}
+}  // namespace
+
+SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
+                         Vector& gamma, int iterations, int operator_applies, double tolerance) {
+  if (&best != &gamma) Tpetra::deep_copy(gamma, best);
+  return reportOf(solver, evaluateMeasures(qp, gamma), iterations, operator_applies + 1, tolerance);
 }
 
 SolveReport finishReport(const std::string& solver, const QuadraticProgram& qp, const Vector& best,
                          const Vector& A_best, Vector& gamma, int iterations, int operator_applies,
                          double tolerance) {
   if (&best != &gamma) Tpetra::deep_copy(gamma, best);
-  SolveReport report;
-  report.solver = solver;
-  report.iterations = iterations;
-  report.residual = naturalResidual(qp.cones, gamma, A_best, qp.b.get());
-  report.objective = objectiveValue(gamma, A_best, qp.b.get());
-  report.converged = report.residual <= tolerance;
-  report.operator_applies = operator_applies;
-  return report;
+  QpMeasures m;
+  m.residual = naturalResidual(qp.cones, gamma, A_best, qp.b.get());
+  m.objective = objectiveValue(gamma, A_best, qp.b.get());
+  return reportOf(solver, m, iterations, operator_applies, tolerance);
 }
 
 void checkLayout(const QuadraticProgram& qp, const Vector& gamma, const char* who) {

@@ -53,9 +53,8 @@ class ContactFrameJacobian final : public LocalJacobian {
   void gatherBody(std::size_t b, double sum[6]) const;
 
   int block_ = 1;
-  int stride_ = frameStride(1);
   std::vector<int> bodies_;     // 2 per contact
-  std::vector<double> frames_;  // stride_ per contact
+  std::vector<double> frames_;  // frameStride(block_) per contact
   // Body orientation: incidences of body k at [body_start_[k], body_start_[k+1]),
   // each 2 * contact + side (side 1: body b), with that body's arm.
   std::vector<int> body_start_;

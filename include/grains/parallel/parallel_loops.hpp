@@ -46,11 +46,11 @@ std::vector<Item> parallelCollect(std::size_t n, Produce produce,
   threads = omp_get_max_threads();
 #endif
   // Each list gets room for its share of the expected items (one per index
-  // unless told), reserved here, on the calling thread: memory a worker thread allocates
-  // comes from glibc's per-thread arenas, whose emptied heaps are unmapped
-  // again after every step, so that each step page-faulted its lists in anew
-  // (detection on two threads took twice as long as on one). Lists that
-  // outgrow the hint grow on their thread as before.
+  // unless told), reserved here, on the calling thread: memory a worker
+  // thread allocates comes from glibc's per-thread arenas, whose emptied
+  // heaps are unmapped again after every step, so that each step
+  // page-faulted its lists in anew (detection on two threads took twice as
+  // long as on one). Lists that outgrow the hint grow on their thread.
   std::vector<std::vector<Item>> per_thread(static_cast<std::size_t>(threads));
   const std::size_t expected = expected_items < n ? expected_items : n;
   const std::size_t share =
