@@ -60,6 +60,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.overlap_tolerance = config.contact.overlap_tolerance;
   s.max_recursions = config.contact.max_recursions;
   s.adaptive_envelope = config.contact.adaptive_envelope;
+  s.predict_contacts = config.contact.predict_contacts;
   s.mu = config.contact.friction == FrictionModel::Frictionless ? 0.0 : config.contact.mu;
   s.envelope = config.contact.envelope > 0.0 ? config.contact.envelope : 0.1 * max_radius;
   return s;

@@ -200,6 +200,7 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "overlap_tolerance" << YAML::Value << num(c.contact.overlap_tolerance);
   out << YAML::Key << "max_recursions" << YAML::Value << c.contact.max_recursions;
   out << YAML::Key << "adaptive_envelope" << YAML::Value << c.contact.adaptive_envelope;
+  out << YAML::Key << "predict_contacts" << YAML::Value << c.contact.predict_contacts;
   out << YAML::EndMap;
 
   out << YAML::Key << "force_field" << YAML::Value << YAML::BeginMap;
@@ -295,7 +296,8 @@ contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = friction
             damping_steps (>0, 4), compliance (>=0, 0),
             method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
             ellipsoids), overlap_tolerance (>0, 1e-5), max_recursions (int >=1, 50),
-            adaptive_envelope (bool, true; false needs method relcp)
+            adaptive_envelope (bool, true; false needs method relcp),
+            predict_contacts (bool, true; with adaptive_envelope false)
 force_field: type (none|compaction|extension, none), strength (>=0, 1), center ([0,0,0])
 growth:     rate (>=0, 0 = off; >0 needs spherocylinders), division_length (>0, 4; with rate >0
             > 4 x radius and > the initial tip-to-tip length of every rod),

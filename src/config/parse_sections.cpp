@@ -70,6 +70,7 @@ ContactSection parseContact(MapReader s) {
       s.integer("max_recursions", out.max_recursions,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
   out.adaptive_envelope = s.boolean("adaptive_envelope", out.adaptive_envelope);
+  out.predict_contacts = s.boolean("predict_contacts", out.predict_contacts);
   if (!out.adaptive_envelope && out.method != ConstraintMethod::Relcp) {
     s.fail("adaptive_envelope",
            "true with contact.method = " + method +

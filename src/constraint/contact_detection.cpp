@@ -6,6 +6,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace grains {
@@ -69,11 +71,64 @@ std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<
   return detectContacts(domain.bodies(), domain.numOwned(), walls, settings, times);
 }
 
+namespace {
+
+// Velocity of the material point at p of body i.
+Vec3 pointVelocity(const std::vector<Twist>& velocities, std::size_t i, const Body& body,
+                   const Vec3& p) {
+  const Twist& u = velocities[i];
+  return u.head<3>() + u.tail<3>().cross(p - body.position);
+}
+
+}  // namespace
+
 std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
                                     const std::vector<Wall>& walls,
                                     const DetectionSettings& settings, DetectionTimes* times) {
   const double start = MPI_Wtime();
-  const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
+  const std::vector<Twist>* velocities = settings.horizon > 0.0 ? settings.velocities : nullptr;
+  if (velocities != nullptr && velocities->size() < bodies.size())
+    throw std::invalid_argument("detectContacts: " + std::to_string(velocities->size()) +
+                                " predicting velocities for " + std::to_string(bodies.size()) +
+                                " bodies");
+  const double horizon = settings.horizon;
+  const auto pairs = findNeighbourPairs(
+      bodies, num_owned,
+      velocities ? std::max(settings.reach, settings.envelope) : settings.envelope);
+  // A contact is kept when its gap is within the envelope, or (predicting)
+  // when the gap closing at the contact points' velocities gets there within
+  // the horizon. Pairs beyond the envelope whose bounding spheres cannot
+  // close that far (relative speed bounded by |u_b - u_a| + |w_a| R_a + |w_b| R_b)
+  // skip the narrow phase.
+  auto predictedGap = [&](const ContactGeometry& g, int a, int b) {
+    const auto ib = static_cast<std::size_t>(b);
+    double rate = g.normal.dot(pointVelocity(*velocities, ib, bodies[ib], g.point_b));
+    if (a >= 0) {
+      const auto ia = static_cast<std::size_t>(a);
+      rate -= g.normal.dot(pointVelocity(*velocities, ia, bodies[ia], g.point_a));
+    }
+    return g.gap + horizon * std::min(rate, 0.0);
+  };
+  auto keep = [&](const ContactGeometry& g, int a, int b) {
+    return g.gap <= settings.envelope ||
+           (velocities != nullptr && predictedGap(g, a, b) <= settings.envelope);
+  };
+  auto mayClose = [&](int a, int b) {
+    if (velocities == nullptr) return true;
+    const auto ia = static_cast<std::size_t>(a);
+    const auto ib = static_cast<std::size_t>(b);
+    const Body& A = bodies[ia];
+    const Body& B = bodies[ib];
+    const double ra = boundingRadius(A);
+    const double rb = boundingRadius(B);
+    const double bound_gap = (B.position - A.position).norm() - ra - rb;
+    if (bound_gap <= settings.envelope) return true;
+    const Twist& ua = (*velocities)[ia];
+    const Twist& ub = (*velocities)[ib];
+    const double speed =
+        (ub.head<3>() - ua.head<3>()).norm() + ua.tail<3>().norm() * ra + ub.tail<3>().norm() * rb;
+    return bound_gap - horizon * speed <= settings.envelope;
+  };
   const double searched = MPI_Wtime();
 
   // Wall contacts, then the narrow phase over the pairs, on all threads. The
@@ -90,7 +145,7 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
           const std::size_t w = walls.size() - 1 - k / num_owned;
           const std::size_t i = k % num_owned;
           const ContactGeometry g = wallBody(walls[w], bodies[i]);
-          if (g.gap <= settings.envelope)
+          if (keep(g, -1, static_cast<int>(i)))
             out.push_back(
                 wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
           return;
@@ -98,9 +153,10 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
         const BodyPair& pair = pairs[k - wall_items];
         int a = 0, b = 0;
         if (!ownedPairSides(bodies, num_owned, pair.first, pair.second, a, b)) return;
+        if (!mayClose(a, b)) return;
         const ContactGeometry g =
             bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
-        if (g.gap <= settings.envelope) out.push_back(pairContact(bodies, a, b, g, settings.mu));
+        if (keep(g, a, b)) out.push_back(pairContact(bodies, a, b, g, settings.mu));
       },
       pairs.size() + num_owned);  // at most one per pair; walls touch few bodies
   sortByKey(contacts);

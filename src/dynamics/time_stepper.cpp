@@ -36,8 +36,8 @@ double globalKineticEnergy(const BodyDomain& domain) {
 }
 
 std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain,
+                                                      const DetectionSettings& detection,
                                                       DetectionTimes* times) const {
-  const DetectionSettings detection{last_envelope_, settings_.mu};
   if (settings_.method == ConstraintMethod::Multisphere)
     return detectMultisphereContacts(domain, walls_, detection, settings_.subspheres, times);
   return detectContacts(domain, walls_, detection, times);
@@ -109,8 +109,22 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   domain.refreshGhosts(2.0 * max_radius + reach);
   lap(report.time_domain);
 
+  DetectionSettings detection{last_envelope_, settings_.mu};
+  std::vector<Twist> free_velocities;
+  if (!settings_.adaptive_envelope && settings_.predict_contacts) {
+    // Pairs the free motion closes within the step (with the envelope's
+    // safety margin) are constrained from the first solve on instead of
+    // being found by the recursion, one re-solve per wave of landing bodies.
+    const auto& bodies = domain.bodies();
+    free_velocities.resize(bodies.size());
+    parallelFor(bodies.size(),
+                [&](std::size_t i) { free_velocities[i] = freeVelocity(bodies[i], motion, dt); });
+    detection.velocities = &free_velocities;
+    detection.horizon = kEnvelopeSafety * dt;
+    detection.reach = reach;
+  }
   DetectionTimes detection_times;
-  std::vector<Contact> contacts = generateConstraints(domain, &detection_times);
+  std::vector<Contact> contacts = generateConstraints(domain, detection, &detection_times);
   report.time_broad = detection_times.broad;
   double max_overlap = 0.0;  // before the step: what the previous step left
   for (const Contact& c : contacts) max_overlap = std::max(max_overlap, -c.geometry.gap);

@@ -17,10 +17,13 @@
 // objective values). A y_{k+1} is obtained by linearity from A x_{k+1} and
 // A x_k, so an iteration costs one A-apply per backtracking trial; a converged
 // solve reports the measures of its last iterate from the A x it already has.
+#include "diagonal_metric.hpp"
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
 
 #include <cmath>
+#include <limits>
+#include <tuple>
 #include <utility>
 
 namespace grains::solver_detail {
@@ -31,7 +34,9 @@ class ApgdSolver final : public Solver {
   explicit ApgdSolver(SolverSettings settings)
       : settings_(std::move(settings)),
         max_backtracks_(static_cast<int>(solverOption(settings_, "max_backtracks"))),
-        shrink_(solverOption(settings_, "lipschitz_shrink")) {}
+        shrink_(solverOption(settings_, "lipschitz_shrink")),
+        preconditioned_(solverOption(settings_, "preconditioned") != 0.0),
+        check_every_(static_cast<int>(solverOption(settings_, "check_every"))) {}
   std::string name() const override { return "apgd"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
@@ -39,6 +44,8 @@ class ApgdSolver final : public Solver {
   SolverSettings settings_;
   int max_backtracks_;
   double shrink_;
+  bool preconditioned_;
+  int check_every_;
 };
 
 SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
@@ -65,14 +72,30 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   }
   Tpetra::deep_copy(best, *x);
 
-  // Lipschitz estimate L_0 = ||A(x_0 - 1)||_2 / ||x_0 - 1||_2, guarded for
-  // x_0 = 1 and for (x_0 - 1) in the null space of A.
+  // With the diagonal metric the method runs on S A S (diagonal_metric.hpp):
+  // only the projected step and the length in the backtracking test change.
+  const DiagonalMetric metric = preconditioned_ ? diagonalMetric(qp) : DiagonalMetric{};
+  auto step = [&](const Vector& from, const Vector& A_from, double alpha, Vector& to) {
+    if (preconditioned_) {
+      scaledProjectedStep(metric, from, A_from, b, alpha, to);
+    } else {
+      projectedStep(qp.cones, from, A_from, b, alpha, to);
+    }
+  };
+
+  // Lipschitz estimate L_0 = ||A(x_0 - 1)||_2 / ||x_0 - 1||_2 (in the metric),
+  // guarded for x_0 = 1 and for (x_0 - 1) in the null space of A.
   xn->putScalar(1.0);
   xn->update(1.0, *x, -1.0);
   qp.A->apply(*xn, *Axn);
   ++applies;
-  const double denominator = xn->norm2();
-  double L = denominator > 0.0 ? Axn->norm2() / denominator : 0.0;
+  double L = 0.0;
+  if (preconditioned_) {
+    L = scaledLipschitzEstimate(metric, *xn, *Axn);
+  } else {
+    const double denominator = xn->norm2();
+    L = denominator > 0.0 ? Axn->norm2() / denominator : 0.0;
+  }
   if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
 
   double theta = 1.0;
@@ -83,22 +106,31 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     // Backtracking, bounded by max_backtracks; after the last doubling the step is
     // accepted as is (it is still a feasible projected step).
     for (int trial = 0;; ++trial) {
-      projectedStep(qp.cones, y, Ay, b, 1.0 / L, *xn);
+      step(y, Ay, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
       ++applies;
-      const auto [dAd, dd] = differenceCurvature(*xn, y, *Axn, Ay);
+      const auto [dAd, dd] = preconditioned_ ? scaledDifferenceCurvature(metric, *xn, y, *Axn, Ay)
+                                             : differenceCurvature(*xn, y, *Axn, Ay);
       if (dAd <= L * dd || trial >= max_backtracks_) break;
       L *= 2.0;
     }
 
-    // The restart test (A y + b).(x_{k+1} - x_k) is evaluated in the same pass.
-    const auto [residual, restart_dot] = residualAndRestartTest(qp.cones, *xn, *Axn, b, Ay, *x);
+    // The restart test (A y + b).(x_{k+1} - x_k) is evaluated in the same pass
+    // as the residual; between residual checks in a pass of its own.
+    const bool check = iterations % check_every_ == 0 || iterations == settings_.max_iterations;
+    double residual = std::numeric_limits<double>::infinity();
+    double restart_dot = 0.0;
+    if (check) {
+      std::tie(residual, restart_dot) = residualAndRestartTest(qp.cones, *xn, *Axn, b, Ay, *x);
+    } else {
+      restart_dot = gradientDotDifference(Ay, b, *xn, *x);
+    }
     observe(iterations, *xn);
     if (residual <= tol) {
       // Converged at the newest iterate, whose image A x_{k+1} is at hand.
       return finishReport(name(), qp, *xn, *Axn, gamma, iterations, applies, tol);
     }
-    if (residual < best_residual) {
+    if (check && residual < best_residual) {
       best_residual = residual;
       Tpetra::deep_copy(best, *xn);
     }

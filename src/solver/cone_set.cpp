@@ -111,15 +111,6 @@ void projectCylinderContact(double radius, double* g) {
   }
 }
 
-void requireBounds(const ConeSet& cones, const char* who) {
-  if (cones.normal_bound.size() != cones.mu.size()) {
-    throw std::invalid_argument(
-        std::string(who) + ": friction model '" + frictionModelName(cones.model) + "' needs " +
-        std::to_string(cones.mu.size()) + " normal bounds (one per contact), got " +
-        std::to_string(cones.normal_bound.size()));
-  }
-}
-
 }  // namespace
 
 void ConeSet::projectOtherModels(std::size_t c, double* g) const {
@@ -140,8 +131,17 @@ void ConeSet::projectOtherModels(std::size_t c, double* g) const {
   }
 }
 
+void ConeSet::requireBounds(const char* who) const {
+  if (hasFixedBounds(model) && normal_bound.size() != mu.size()) {
+    throw std::invalid_argument(std::string(who) + ": friction model '" + frictionModelName(model) +
+                                "' needs " + std::to_string(mu.size()) +
+                                " normal bounds (one per contact), got " +
+                                std::to_string(normal_bound.size()));
+  }
+}
+
 void ConeSet::project(double* values) const {
-  if (hasFixedBounds(model)) requireBounds(*this, "ConeSet::project");
+  requireBounds("ConeSet::project");
   const long long contacts = static_cast<long long>(mu.size());
   const int block = blockSize();
 #pragma omp parallel for schedule(static)
@@ -174,7 +174,7 @@ void ConeSet::bounds(double* lower, double* upper) const {
     throw std::invalid_argument("ConeSet::bounds: friction model '" + frictionModelName(model) +
                                 "' is not a set of independent intervals (frictionless or box)");
   }
-  requireBounds(*this, "ConeSet::bounds");
+  requireBounds("ConeSet::bounds");
   for (std::size_t c = 0; c < mu.size(); ++c) {
     const double r = mu[c] * normal_bound[c];
     lower[3 * c] = 0.0;

@@ -1,6 +1,8 @@
 // Fused local loops shared by the solvers; see solver_kernels.hpp.
 #include "solver_kernels.hpp"
 
+#include "contact_projection.hpp"
+
 #include <Teuchos_CommHelpers.hpp>
 
 #include <algorithm>
@@ -83,16 +85,38 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
   return diagonal;
 }
 
+namespace {
+
+// One pass: a contact's step is projected while its values are in registers.
+template <ProjectionKind Kind>
+void projectedStep(const ConeSet& cones, const double* px, const double* pAx, const double* pb,
+                   double alpha, double* po) {
+  constexpr int block = kindBlockSize<Kind>();
+  const auto contacts = static_cast<Index>(cones.localContacts());
+#pragma omp parallel for schedule(static)
+  for (Index c = 0; c < contacts; ++c) {
+    double z[block];
+    for (int k = 0; k < block; ++k) {
+      const Index i = block * c + k;
+      z[k] = px[i] - alpha * (pAx[i] + (pb ? pb[i] : 0.0));
+    }
+    projectContactAs<Kind>(cones, static_cast<std::size_t>(c), z);
+    for (int k = 0; k < block; ++k) po[block * c + k] = z[k];
+  }
+}
+
+}  // namespace
+
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
                    double alpha, Vector& out) {
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
-  const Index n = localLength(x);
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) po[i] = px[i] - alpha * (pAx[i] + (pb ? pb[i] : 0.0));
-  cones.project(po);
+  cones.requireBounds("projected step");
+  withProjectionKind(cones, [&](auto kind) {
+    projectedStep<decltype(kind)::value>(cones, px, pAx, pb, alpha, po);
+  });
 }
 
 namespace {
@@ -107,18 +131,16 @@ const ConeSet& residualCones(const ConeSet& cones, const double* px, ConeSet& st
 }
 
 // Contact c's share of the natural residual: max_k |x - Pi(x - (Ax + b))|_k.
-// Block is the number of unknowns per contact (a compile-time constant for
-// the common models, so the loops unroll); Block = 0 reads it from the set.
-template <int Block>
+template <ProjectionKind Kind>
 inline double contactResidual(const ConeSet& set, Index c, const double* px, const double* pAx,
                               const double* pb) {
-  const int block = Block > 0 ? Block : set.blockSize();
-  double z[3] = {0.0, 0.0, 0.0};
+  constexpr int block = kindBlockSize<Kind>();
+  double z[block];
   for (int k = 0; k < block; ++k) {
     const Index i = block * c + k;
     z[k] = px[i] - (pAx[i] + (pb ? pb[i] : 0.0));
   }
-  set.projectContact(static_cast<std::size_t>(c), z);  // inline for Coulomb and frictionless
+  projectContactAs<Kind>(set, static_cast<std::size_t>(c), z);
   double worst = 0.0;
   for (int k = 0; k < block; ++k)
     worst = std::max(worst, nanAsInfinity(std::abs(px[block * c + k] - z[k])));
@@ -127,11 +149,11 @@ inline double contactResidual(const ConeSet& set, Index c, const double* px, con
 
 // The natural residual over this rank's contacts and, when pAy is given, the
 // restart product sum_i (Ay + b)_i (x - z)_i in the same pass.
-template <int Block>
+template <ProjectionKind Kind>
 std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
                                         const double* pb, const double* pAy, const double* pz) {
   const Index contacts = static_cast<Index>(set.localContacts());
-  const int block = Block > 0 ? Block : set.blockSize();
+  constexpr int block = kindBlockSize<Kind>();
   double residual = 0.0;
   double dot = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
@@ -142,21 +164,16 @@ std::pair<double, double> residualSweep(const ConeSet& set, const double* px, co
         dot += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
       }
     }
-    residual = std::max(residual, contactResidual<Block>(set, c, px, pAx, pb));
+    residual = std::max(residual, contactResidual<Kind>(set, c, px, pAx, pb));
   }
   return {residual, dot};
 }
 
 std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
                                         const double* pb, const double* pAy, const double* pz) {
-  switch (set.blockSize()) {
-    case 3:
-      return residualSweep<3>(set, px, pAx, pb, pAy, pz);
-    case 1:
-      return residualSweep<1>(set, px, pAx, pb, pAy, pz);
-    default:
-      return residualSweep<0>(set, px, pAx, pb, pAy, pz);
-  }
+  return withProjectionKind(set, [&](auto kind) {
+    return residualSweep<decltype(kind)::value>(set, px, pAx, pb, pAy, pz);
+  });
 }
 
 }  // namespace

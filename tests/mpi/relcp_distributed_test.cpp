@@ -46,7 +46,8 @@ struct RunResult {
 };
 
 RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
-                  bool adaptive_envelope = true, double envelope = 0.05) {
+                  bool adaptive_envelope = true, double envelope = 0.05,
+                  bool predict_contacts = false) {
   ParallelSection parallel;
   parallel.repartition_every = 5;
   parallel.min_repartition_interval = 1;
@@ -61,6 +62,7 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
   s.overlap_tolerance = 1e-6;
   s.max_recursions = 40;
   s.adaptive_envelope = adaptive_envelope;
+  s.predict_contacts = predict_contacts;
   SolverSettings solver;
   solver.tolerance = 1e-10;
   solver.max_iterations = 5000;
@@ -78,12 +80,13 @@ RunResult compact(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
 
 // The one-rank run of `all` on a sub-communicator of rank 0 (other ranks: none).
 std::optional<RunResult> serialOnRankZero(const Comm& world, const std::vector<Body>& all,
-                                          int steps, bool adaptive_envelope, double envelope) {
+                                          int steps, bool adaptive_envelope, double envelope,
+                                          bool predict_contacts = false) {
   MPI_Comm self_raw = MPI_COMM_NULL;
   MPI_Comm_split(rawMpiComm(world), world.getRank() == 0 ? 0 : MPI_UNDEFINED, 0, &self_raw);
   if (world.getRank() != 0) return std::nullopt;
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
-  return compact(self, all, steps, adaptive_envelope, envelope);
+  return compact(self, all, steps, adaptive_envelope, envelope, predict_contacts);
 }
 
 TEST(RelcpDistributed, SameCompactionOnAnyRankCount) {
@@ -124,6 +127,29 @@ TEST(RelcpDistributed, FixedEnvelopeSameCompactionOnAnyRankCount) {
   if (!serial) return;
   EXPECT_EQ(serial->relcp_added, distributed.relcp_added);
   const double max_diff = test::maxPoseDifference(serial->poses, distributed.poses);
+  EXPECT_LT(max_diff, 1e-6) << "states differ between 1 and " << world->getSize() << " ranks";
+}
+
+// contact.predict_contacts with the fixed envelope: the pairs the free motion
+// (drag mobility times the compaction force, ghosts included) closes within
+// the step are constrained up front, so the recursion appends fewer; the
+// result is again the same on any rank count.
+TEST(RelcpDistributed, PredictedContactsSameCompactionOnAnyRankCount) {
+  auto world = Tpetra::getDefaultComm();
+  const auto all = randomRods(20, 4.0, 11);
+  const int steps = 14;
+  const double envelope = 0.002;
+  const RunResult predicted = compact(world, all, steps, false, envelope, true);
+  ASSERT_EQ(predicted.poses.size(), all.size()) << "bodies lost or duplicated";
+  EXPECT_TRUE(predicted.resolved);
+  EXPECT_LT(predicted.worst_overlap, 1e-6);
+  const RunResult recursion_only = compact(world, all, steps, false, envelope, false);
+  EXPECT_LT(predicted.relcp_added, recursion_only.relcp_added);
+
+  const auto serial = serialOnRankZero(*world, all, steps, false, envelope, true);
+  if (!serial) return;
+  EXPECT_EQ(serial->relcp_added, predicted.relcp_added);
+  const double max_diff = test::maxPoseDifference(serial->poses, predicted.poses);
   EXPECT_LT(max_diff, 1e-6) << "states differ between 1 and " << world->getSize() << " ranks";
 }
 

@@ -93,6 +93,10 @@ struct ContactSection {
   /// (true), or detect within `envelope` only and let the ReLCP recursion add
   /// the contacts the step creates (false; needs method relcp).
   bool adaptive_envelope = true;
+  /// With adaptive_envelope false: also constrain, before the first solve,
+  /// the pairs beyond the envelope whose gap the bodies' free velocities
+  /// close within the step (fewer ReLCP re-solves when bodies land).
+  bool predict_contacts = true;
 };
 
 /// A smooth body-force field F(x) on every body's centre (seed 004 sections

@@ -2,6 +2,7 @@
 // Broad + narrow phase: the contacts this rank owns. Ownership rule (DESIGN.md):
 // a body-body contact belongs to the rank owning the lower-GID body, a wall
 // contact to the body's owner.
+#include "grains/constraint/body_motion.hpp"
 #include "grains/constraint/contact.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/parallel/body_domain.hpp"
@@ -13,6 +14,14 @@ namespace grains {
 struct DetectionSettings {
   double envelope = 0.0;  ///< speculative contacts are kept up to this gap
   double mu = 0.0;
+  /// Predicted contacts: with velocities given (one twist per body of the
+  /// searched array, owned then ghosts), a contact farther apart than the
+  /// envelope is kept too when its gap, closing at the rate those velocities
+  /// give at the contact points, would reach the envelope within `horizon`
+  /// seconds. Pairs are searched up to `reach` (>= envelope) apart.
+  const std::vector<Twist>* velocities = nullptr;
+  double horizon = 0.0;  ///< [s]
+  double reach = 0.0;    ///< [m] broad-phase distance, at least the envelope
 };
 
 /// Where detection spends its time (the run's timing table): the neighbour
@@ -22,7 +31,8 @@ struct DetectionTimes {
   double narrow = 0.0;  ///< [s]
 };
 
-/// Contacts with gap <= envelope, sorted by key (deterministic for any thread
+/// Contacts with gap <= envelope (and the predicted ones, see
+/// DetectionSettings), sorted by key (deterministic for any thread
 /// or rank count).
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings,

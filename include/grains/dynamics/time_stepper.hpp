@@ -33,6 +33,9 @@ struct StepperSettings {
   /// false (relcp only): detect within `envelope` and leave the contacts the
   /// step creates to the recursion; the halo still covers the largest approach.
   bool adaptive_envelope = true;
+  /// With adaptive_envelope false: detection also keeps the pairs the free
+  /// motion brings within the envelope during the step (DetectionSettings).
+  bool predict_contacts = true;
   /// Growing rods: lengths advance before the constraints are generated,
   /// cells divide at the end of the step (grains/dynamics/growth.hpp).
   std::optional<GrowthSettings> growth;
@@ -127,7 +130,10 @@ class TimeStepper {
   AssemblyMaps halo_maps_;
   double last_envelope_ = 0.0;
 
-  std::vector<Contact> generateConstraints(const BodyDomain& domain, DetectionTimes* times) const;
+  /// `detection` holds the envelope and, when predicting, the free velocities.
+  std::vector<Contact> generateConstraints(const BodyDomain& domain,
+                                           const DetectionSettings& detection,
+                                           DetectionTimes* times) const;
   /// Collective: overlaps deeper than `tolerance` among the given bodies
   /// (domain layout), and the largest overlap of any pair (>= 0) via max_overlap.
   std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,

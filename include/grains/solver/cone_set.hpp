@@ -116,6 +116,9 @@ struct ConeSet {
       projectOtherModels(contact, values);
     }
   }
+  /// Throws std::invalid_argument (naming `who`) when the model has fixed
+  /// bounds and they are not one per contact.
+  void requireBounds(const char* who) const;
   /// Project a local array of blockSize()*localContacts() values onto K, in place.
   void project(double* values) const;
   /// Project a distributed vector (this rank's entries) onto K, in place.
