@@ -109,8 +109,8 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
       step(y, Ay, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
       ++applies;
-      const auto [dAd, dd] = preconditioned_ ? scaledDifferenceCurvature(metric, *xn, y, *Axn, Ay)
-                                             : differenceCurvature(*xn, y, *Axn, Ay);
+      const auto [dAd, dd] =
+          differenceCurvature(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr);
       if (dAd <= L * dd || trial >= max_backtracks_) break;
       L *= 2.0;
     }

@@ -4,8 +4,6 @@
 #include "contact_projection.hpp"
 #include "solver_kernels.hpp"
 
-#include <Teuchos_CommHelpers.hpp>
-
 #include <algorithm>
 #include <cmath>
 
@@ -43,11 +41,8 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
     for (std::size_t k = 1; k < block; ++k)
       s[k] = usable(tangential) ? 1.0 / std::sqrt(tangential) : 0.0;
   }
-  double global_smallest = 0.0;
-  const double local_largest_inverse = smallest > 0.0 ? 1.0 / smallest : 0.0;
-  Teuchos::reduceAll(*qp.b->getMap()->getComm(), Teuchos::REDUCE_MAX, local_largest_inverse,
-                     Teuchos::outArg(global_smallest));
-  const double fallback = global_smallest > 0.0 ? std::sqrt(global_smallest) : 1.0;
+  const double largest_inverse = globalMax(*qp.b, smallest > 0.0 ? 1.0 / smallest : 0.0);
+  const double fallback = largest_inverse > 0.0 ? std::sqrt(largest_inverse) : 1.0;
   for (double& s : metric.scale)
     if (!(s > 0.0)) s = fallback;
   metric.inverse.resize(metric.scale.size());
@@ -63,30 +58,6 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
   return metric;
 }
 
-namespace {
-
-template <ProjectionKind Kind>
-void scaledProjectedStep(const DiagonalMetric& metric, const double* px, const double* pAx,
-                         const double* pb, double alpha, double* po) {
-  const double* ps = metric.scale.data();
-  const double* pinv = metric.inverse.data();
-  const ConeSet& cones = metric.cones;
-  constexpr int block = kindBlockSize<Kind>();
-  const auto contacts = static_cast<Index>(cones.localContacts());
-#pragma omp parallel for schedule(static)
-  for (Index c = 0; c < contacts; ++c) {
-    double z[block];
-    for (int k = 0; k < block; ++k) {
-      const Index i = block * c + k;
-      z[k] = px[i] * pinv[i] - alpha * ps[i] * (pAx[i] + (pb ? pb[i] : 0.0));
-    }
-    projectContactAs<Kind>(cones, static_cast<std::size_t>(c), z);
-    for (int k = 0; k < block; ++k) po[block * c + k] = ps[block * c + k] * z[k];
-  }
-}
-
-}  // namespace
-
 void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Vector& Ax,
                          const Vector* b, double alpha, Vector& out) {
   const double* px = readOnly(x);
@@ -95,32 +66,9 @@ void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Ve
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
   metric.cones.requireBounds("projected step");
   withProjectionKind(metric.cones, [&](auto kind) {
-    scaledProjectedStep<decltype(kind)::value>(metric, px, pAx, pb, alpha, po);
+    projectedStepLoop<decltype(kind)::value, true>(metric.cones, px, pAx, pb, alpha,
+                                                   metric.scale.data(), metric.inverse.data(), po);
   });
-}
-
-std::pair<double, double> scaledDifferenceCurvature(const DiagonalMetric& metric, const Vector& x,
-                                                    const Vector& y, const Vector& Ax,
-                                                    const Vector& Ay) {
-  const double* px = readOnly(x);
-  const double* py = readOnly(y);
-  const double* pAx = readOnly(Ax);
-  const double* pAy = readOnly(Ay);
-  const double* pinv = metric.inverse.data();
-  const auto n = static_cast<Index>(x.getLocalLength());
-  double curvature = 0.0;
-  double length = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : curvature, length)
-  for (Index i = 0; i < n; ++i) {
-    const double d = px[i] - py[i];
-    curvature += d * (pAx[i] - pAy[i]);
-    const double scaled = d * pinv[i];
-    length += scaled * scaled;
-  }
-  double local[2] = {curvature, length};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
-  return {global[0], global[1]};
 }
 
 double scaledLipschitzEstimate(const DiagonalMetric& metric, const Vector& d, const Vector& Ad) {
@@ -138,10 +86,8 @@ double scaledLipschitzEstimate(const DiagonalMetric& metric, const Vector& d, co
     image += a * a;
     length += l * l;
   }
-  double local[2] = {image, length};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*d.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
-  return global[1] > 0.0 ? std::sqrt(global[0] / global[1]) : 0.0;
+  const auto [image_squared, length_squared] = globalSums(d, image, length);
+  return length_squared > 0.0 ? std::sqrt(image_squared / length_squared) : 0.0;
 }
 
 }  // namespace grains::solver_detail

@@ -33,11 +33,6 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp);
 void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Vector& Ax,
                          const Vector* b, double alpha, Vector& out);
 
-/// Global sums ( (x - y).(Ax - Ay), sum_i (x - y)_i^2 / s_i^2 ) in one reduction.
-std::pair<double, double> scaledDifferenceCurvature(const DiagonalMetric& metric, const Vector& x,
-                                                    const Vector& y, const Vector& Ax,
-                                                    const Vector& Ay);
-
 /// |S A d| / |S^-1 d| (global): the Rayleigh-type estimate of the largest
 /// eigenvalue of S A S along the direction S^-1 d, given d and Ad = A d.
 double scaledLipschitzEstimate(const DiagonalMetric& metric, const Vector& d, const Vector& Ad);

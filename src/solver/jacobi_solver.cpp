@@ -35,8 +35,6 @@
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
 
-#include <Teuchos_CommHelpers.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -129,10 +127,7 @@ std::pair<double, double> stepCurvature(const std::vector<double>& eta, int bloc
     curvature += d * (pA1[i] - pA0[i]);
     metric += d * d / eta[static_cast<std::size_t>(i / block)];
   }
-  double local[2] = {curvature, metric};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*x1.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
-  return {global[0], global[1]};
+  return globalSums(x1, curvature, metric);
 }
 
 SolveReport JacobiSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {

@@ -85,28 +85,6 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
   return diagonal;
 }
 
-namespace {
-
-// One pass: a contact's step is projected while its values are in registers.
-template <ProjectionKind Kind>
-void projectedStep(const ConeSet& cones, const double* px, const double* pAx, const double* pb,
-                   double alpha, double* po) {
-  constexpr int block = kindBlockSize<Kind>();
-  const auto contacts = static_cast<Index>(cones.localContacts());
-#pragma omp parallel for schedule(static)
-  for (Index c = 0; c < contacts; ++c) {
-    double z[block];
-    for (int k = 0; k < block; ++k) {
-      const Index i = block * c + k;
-      z[k] = px[i] - alpha * (pAx[i] + (pb ? pb[i] : 0.0));
-    }
-    projectContactAs<Kind>(cones, static_cast<std::size_t>(c), z);
-    for (int k = 0; k < block; ++k) po[block * c + k] = z[k];
-  }
-}
-
-}  // namespace
-
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
                    double alpha, Vector& out) {
   const double* px = readOnly(x);
@@ -115,7 +93,8 @@ void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, cons
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
   cones.requireBounds("projected step");
   withProjectionKind(cones, [&](auto kind) {
-    projectedStep<decltype(kind)::value>(cones, px, pAx, pb, alpha, po);
+    projectedStepLoop<decltype(kind)::value, false>(cones, px, pAx, pb, alpha, nullptr, nullptr,
+                                                    po);
   });
 }
 
@@ -198,25 +177,48 @@ double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {
   return globalSum(x, local);
 }
 
-std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
-                                              const Vector& Ay) {
-  const double* px = readOnly(x);
-  const double* py = readOnly(y);
-  const double* pAx = readOnly(Ax);
-  const double* pAy = readOnly(Ay);
-  const Index n = localLength(x);
+std::pair<double, double> globalSums(const Vector& v, double a, double b) {
+  double local[2] = {a, b};
+  double global[2] = {0.0, 0.0};
+  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
+  return {global[0], global[1]};
+}
+
+namespace {
+
+template <bool Scaled>
+std::pair<double, double> localDifferenceCurvature(Index n, const double* px, const double* py,
+                                                   const double* pAx, const double* pAy,
+                                                   const double* inverse_scale) {
   double curvature = 0.0;
   double length = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : curvature, length)
   for (Index i = 0; i < n; ++i) {
     const double d = px[i] - py[i];
     curvature += d * (pAx[i] - pAy[i]);
-    length += d * d;
+    if constexpr (Scaled) {
+      const double measured = d * inverse_scale[i];
+      length += measured * measured;
+    } else {
+      length += d * d;
+    }
   }
-  double local[2] = {curvature, length};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
-  return {global[0], global[1]};
+  return {curvature, length};
+}
+
+}  // namespace
+
+std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
+                                              const Vector& Ay, const double* inverse_scale) {
+  const double* px = readOnly(x);
+  const double* py = readOnly(y);
+  const double* pAx = readOnly(Ax);
+  const double* pAy = readOnly(Ay);
+  const Index n = localLength(x);
+  const auto [curvature, length] =
+      inverse_scale ? localDifferenceCurvature<true>(n, px, py, pAx, pAy, inverse_scale)
+                    : localDifferenceCurvature<false>(n, px, py, pAx, pAy, nullptr);
+  return globalSums(x, curvature, length);
 }
 
 std::array<double, 3> stepDots(const Vector& s, const Vector& y) {

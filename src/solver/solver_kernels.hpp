@@ -31,9 +31,15 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
 /// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x).
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);
 
-/// Global sums ( (x - y).(Ax - Ay), (x - y).(x - y) ) in one reduction.
+/// Global sums (a, b) over the ranks of v's map, in one reduction.
+std::pair<double, double> globalSums(const Vector& v, double a, double b);
+
+/// Global sums ( (x - y).(Ax - Ay), |x - y|^2 ) in one reduction; with
+/// inverse_scale (1/s per local unknown, diagonal_metric.hpp) the length is
+/// measured in the metric: sum_i ((x - y)_i / s_i)^2.
 std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
-                                              const Vector& Ay);
+                                              const Vector& Ay,
+                                              const double* inverse_scale = nullptr);
 
 /// Global sums (s.s, s.y, y.y) in one reduction: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);

@@ -222,20 +222,24 @@ TEST(Relcp, InertialRodDroppedOnTheFloorStaysAbove) {
 // closer within the step), while the adaptive envelope takes every neighbour;
 // the recursion still adds each contact the impact creates: nine columns of
 // three spheres (0.05 m apart sideways) end stacked exactly on the floor.
+// 3 x 3 x 3 spheres of radius r, 0.25 apart in x and y and `layers` apart
+// in z from z = 0.5 up, all falling at 10 m/s.
+std::vector<Body> fallingLattice(double r, double layers) {
+  std::vector<Body> bodies;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        Body b = makeSphere(static_cast<GlobalId>(bodies.size()), r, 1.0,
+                            Vec3(0.25 * i, 0.25 * j, 0.5 + layers * k));
+        b.velocity = Vec3(0, 0, -10);
+        bodies.push_back(b);
+      }
+  return bodies;
+}
+
 TEST(Relcp, FixedEnvelopeLeavesTheContactsOfTheStepToTheRecursion) {
   const double r = 0.1;
-  auto lattice = [r] {
-    std::vector<Body> bodies;
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) {
-          Body b = makeSphere(static_cast<GlobalId>(bodies.size()), r, 1.0,
-                              Vec3(0.25 * i, 0.25 * j, 0.5 + 0.25 * k));
-          b.velocity = Vec3(0, 0, -10);
-          bodies.push_back(b);
-        }
-    return bodies;
-  };
+  auto lattice = [r] { return fallingLattice(r, 0.25); };
   StepperSettings s = inertialRelcp(0.01, 1e-5);
   {
     BodyDomain domain(Tpetra::getDefaultComm(), lattice());
@@ -268,15 +272,7 @@ TEST(Relcp, FixedEnvelopeLeavesTheContactsOfTheStepToTheRecursion) {
 // so the impacts need fewer LCP solves; the pile ends in the same state.
 TEST(Relcp, PredictedContactsSpareTheImpactsTheirReSolves) {
   const double r = 0.1;
-  std::vector<Body> lattice;
-  for (int k = 0; k < 3; ++k)
-    for (int j = 0; j < 3; ++j)
-      for (int i = 0; i < 3; ++i) {
-        Body b = makeSphere(static_cast<GlobalId>(lattice.size()), r, 1.0,
-                            Vec3(0.25 * i, 0.25 * j, 0.5 + 0.3 * k));
-        b.velocity = Vec3(0, 0, -10);
-        lattice.push_back(b);
-      }
+  const std::vector<Body> lattice = fallingLattice(r, 0.3);
   // Layers 0.3 apart, all falling at the same speed: only the floor (and then
   // the layers landing on it) come closer, and a layer meets the one below
   // only after that one has stopped.
