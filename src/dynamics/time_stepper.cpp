@@ -106,12 +106,16 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   // longer constrains every lattice neighbour speculatively; the halo keeps
   // the full reach so that those pairs are present on every rank.
   last_envelope_ = settings_.adaptive_envelope ? reach : settings_.envelope;
-  domain.refreshGhosts(2.0 * max_radius + reach);
+  // Predicted contacts close at most 1.25 dt (|v_a| + |v_b|) <= 1.25 approach
+  // beyond the envelope: pairs are searched, and ghosts kept, that far.
+  const bool predicting = !settings_.adaptive_envelope && settings_.predict_contacts;
+  const double predicted_reach = settings_.envelope + kEnvelopeSafety * approach;
+  domain.refreshGhosts(2.0 * max_radius + (predicting ? std::max(reach, predicted_reach) : reach));
   lap(report.time_domain);
 
   DetectionSettings detection{last_envelope_, settings_.mu};
   std::vector<Twist> free_velocities;
-  if (!settings_.adaptive_envelope && settings_.predict_contacts) {
+  if (predicting) {
     // Pairs the free motion closes within the step (with the envelope's
     // safety margin) are constrained from the first solve on instead of
     // being found by the recursion, one re-solve per wave of landing bodies.
@@ -121,7 +125,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
                 [&](std::size_t i) { free_velocities[i] = freeVelocity(bodies[i], motion, dt); });
     detection.velocities = &free_velocities;
     detection.horizon = kEnvelopeSafety * dt;
-    detection.reach = reach;
+    detection.reach = predicted_reach;
   }
   DetectionTimes detection_times;
   std::vector<Contact> contacts = generateConstraints(domain, detection, &detection_times);
