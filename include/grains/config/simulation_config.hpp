@@ -129,7 +129,7 @@ struct GrowthSection {
 enum class UnconvergedPolicy : int { Warn = 0, Retry = 1, Abort = 2 };
 
 struct SolverSection {
-  std::string name = "bbpgd";
+  std::string name = "apgd";
   SolverSettings settings;  ///< tolerance, max_iterations, options (validated)
   UnconvergedPolicy on_unconverged = UnconvergedPolicy::Warn;
   int max_halvings = 3;  ///< retry: dt is halved at most this many times (1..20)

@@ -160,7 +160,7 @@ TEST(ConfigLoader, OmittedKeysGetTheDocumentedDefaults) {
   EXPECT_DOUBLE_EQ(c.contact.envelope, 0.0);
   EXPECT_DOUBLE_EQ(c.contact.damping_steps, 4.0);
   EXPECT_DOUBLE_EQ(c.contact.compliance, 0.0);
-  EXPECT_EQ(c.solver.name, "bbpgd");
+  EXPECT_EQ(c.solver.name, "apgd");
   EXPECT_EQ(c.output.vtk_every, 0);
   EXPECT_EQ(c.output.log_every, 100);
 }
