@@ -23,7 +23,6 @@
 
 #include <cmath>
 #include <limits>
-#include <tuple>
 #include <utility>
 
 namespace grains::solver_detail {
@@ -105,26 +104,23 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     ++iterations;
     // Backtracking, bounded by max_backtracks; after the last doubling the step is
     // accepted as is (it is still a feasible projected step).
+    TrialStep trial_step;
     for (int trial = 0;; ++trial) {
       step(y, Ay, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
       ++applies;
-      const auto [dAd, dd] =
-          differenceCurvature(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr);
-      if (dAd <= L * dd || trial >= max_backtracks_) break;
+      trial_step =
+          trialStep(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr, b, *x);
+      if (trial_step.curvature <= L * trial_step.length || trial >= max_backtracks_) break;
       L *= 2.0;
     }
 
-    // The restart test (A y + b).(x_{k+1} - x_k) is evaluated in the same pass
-    // as the residual; between residual checks in a pass of its own.
+    // The natural residual, a second projection of every contact, is checked
+    // every check_every iterations (and at the last); the restart product
+    // came with the backtracking test.
     const bool check = iterations % check_every_ == 0 || iterations == settings_.max_iterations;
-    double residual = std::numeric_limits<double>::infinity();
-    double restart_dot = 0.0;
-    if (check) {
-      std::tie(residual, restart_dot) = residualAndRestartTest(qp.cones, *xn, *Axn, b, Ay, *x);
-    } else {
-      restart_dot = gradientDotDifference(Ay, b, *xn, *x);
-    }
+    const double residual =
+        check ? naturalResidual(qp.cones, *xn, *Axn, b) : std::numeric_limits<double>::infinity();
     observe(iterations, *xn);
     if (residual <= tol) {
       // Converged at the newest iterate, whose image A x_{k+1} is at hand.
@@ -137,7 +133,7 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
 
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    const bool restart = restart_dot > 0.0;
+    const bool restart = trial_step.restart > 0.0;
     if (restart) {
       Tpetra::deep_copy(y, *xn);
       Tpetra::deep_copy(Ay, *Axn);

@@ -126,33 +126,15 @@ inline double contactResidual(const ConeSet& set, Index c, const double* px, con
   return worst;
 }
 
-// The natural residual over this rank's contacts and, when pAy is given, the
-// restart product sum_i (Ay + b)_i (x - z)_i in the same pass.
+// The natural residual over this rank's contacts.
 template <ProjectionKind Kind>
-std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
-                                        const double* pb, const double* pAy, const double* pz) {
+double residualSweep(const ConeSet& set, const double* px, const double* pAx, const double* pb) {
   const Index contacts = static_cast<Index>(set.localContacts());
-  constexpr int block = kindBlockSize<Kind>();
   double residual = 0.0;
-  double dot = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : residual) reduction(+ : dot)
-  for (Index c = 0; c < contacts; ++c) {
-    if (pAy) {
-      for (int k = 0; k < block; ++k) {
-        const Index i = block * c + k;
-        dot += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
-      }
-    }
+#pragma omp parallel for schedule(static) reduction(max : residual)
+  for (Index c = 0; c < contacts; ++c)
     residual = std::max(residual, contactResidual<Kind>(set, c, px, pAx, pb));
-  }
-  return {residual, dot};
-}
-
-std::pair<double, double> residualSweep(const ConeSet& set, const double* px, const double* pAx,
-                                        const double* pb, const double* pAy, const double* pz) {
-  return withProjectionKind(set, [&](auto kind) {
-    return residualSweep<decltype(kind)::value>(set, px, pAx, pb, pAy, pz);
-  });
+  return residual;
 }
 
 }  // namespace
@@ -161,8 +143,10 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
   const double* px = readOnly(x);
   ConeSet storage;
   const ConeSet& set = residualCones(cones, px, storage);
-  const double local =
-      residualSweep(set, px, readOnly(Ax), b ? readOnly(*b) : nullptr, nullptr, nullptr).first;
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const double local = withProjectionKind(
+      set, [&](auto kind) { return residualSweep<decltype(kind)::value>(set, px, pAx, pb); });
   return globalMax(x, local);
 }
 
@@ -187,12 +171,13 @@ std::pair<double, double> globalSums(const Vector& v, double a, double b) {
 namespace {
 
 template <bool Scaled>
-std::pair<double, double> localDifferenceCurvature(Index n, const double* px, const double* py,
-                                                   const double* pAx, const double* pAy,
-                                                   const double* inverse_scale) {
+TrialStep localTrialStep(Index n, const double* px, const double* py, const double* pAx,
+                         const double* pAy, const double* inverse_scale, const double* pb,
+                         const double* pz) {
   double curvature = 0.0;
   double length = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : curvature, length)
+  double restart = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : curvature, length, restart)
   for (Index i = 0; i < n; ++i) {
     const double d = px[i] - py[i];
     curvature += d * (pAx[i] - pAy[i]);
@@ -202,23 +187,29 @@ std::pair<double, double> localDifferenceCurvature(Index n, const double* px, co
     } else {
       length += d * d;
     }
+    restart += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
   }
-  return {curvature, length};
+  return {curvature, length, restart};
 }
 
 }  // namespace
 
-std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
-                                              const Vector& Ay, const double* inverse_scale) {
+TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
+                    const double* inverse_scale, const Vector* b, const Vector& z) {
   const double* px = readOnly(x);
   const double* py = readOnly(y);
   const double* pAx = readOnly(Ax);
   const double* pAy = readOnly(Ay);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const double* pz = readOnly(z);
   const Index n = localLength(x);
-  const auto [curvature, length] =
-      inverse_scale ? localDifferenceCurvature<true>(n, px, py, pAx, pAy, inverse_scale)
-                    : localDifferenceCurvature<false>(n, px, py, pAx, pAy, nullptr);
-  return globalSums(x, curvature, length);
+  const TrialStep local = inverse_scale
+                              ? localTrialStep<true>(n, px, py, pAx, pAy, inverse_scale, pb, pz)
+                              : localTrialStep<false>(n, px, py, pAx, pAy, nullptr, pb, pz);
+  double sums[3] = {local.curvature, local.length, local.restart};
+  double global[3] = {0.0, 0.0, 0.0};
+  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, sums, global);
+  return {global[0], global[1], global[2]};
 }
 
 std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
@@ -238,29 +229,6 @@ std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
   std::array<double, 3> global{0.0, 0.0, 0.0};
   Teuchos::reduceAll(*s.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, local, global.data());
   return global;
-}
-
-double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x, const Vector& z) {
-  const double* pAy = readOnly(Ay);
-  const double* pb = b ? readOnly(*b) : nullptr;
-  const double* px = readOnly(x);
-  const double* pz = readOnly(z);
-  const Index n = localLength(x);
-  double local = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : local)
-  for (Index i = 0; i < n; ++i) local += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
-  return globalSum(x, local);
-}
-
-std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vector& x,
-                                                 const Vector& Ax, const Vector* b,
-                                                 const Vector& Ay, const Vector& z) {
-  const double* px = readOnly(x);
-  ConeSet storage;
-  const ConeSet& set = residualCones(cones, px, storage);
-  const auto [residual, dot] =
-      residualSweep(set, px, readOnly(Ax), b ? readOnly(*b) : nullptr, readOnly(Ay), readOnly(z));
-  return {globalMax(x, residual), globalSum(x, dot)};
 }
 
 void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,

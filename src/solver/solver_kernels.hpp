@@ -34,25 +34,21 @@ double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);
 /// Global sums (a, b) over the ranks of v's map, in one reduction.
 std::pair<double, double> globalSums(const Vector& v, double a, double b);
 
-/// Global sums ( (x - y).(Ax - Ay), |x - y|^2 ) in one reduction; with
-/// inverse_scale (1/s per local unknown, diagonal_metric.hpp) the length is
-/// measured in the metric: sum_i ((x - y)_i / s_i)^2.
-std::pair<double, double> differenceCurvature(const Vector& x, const Vector& y, const Vector& Ax,
-                                              const Vector& Ay,
-                                              const double* inverse_scale = nullptr);
+/// What APGD needs of a trial step x from the extrapolated point y (previous
+/// iterate z), as global sums in one pass and one reduction:
+/// curvature (x - y).(Ax - Ay), length |x - y|^2 (with inverse_scale, 1/s
+/// per local unknown, in the diagonal metric: sum_i ((x - y)_i / s_i)^2) and
+/// the restart product (Ay + b).(x - z).
+struct TrialStep {
+  double curvature = 0.0;
+  double length = 0.0;
+  double restart = 0.0;
+};
+TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
+                    const double* inverse_scale, const Vector* b, const Vector& z);
 
 /// Global sums (s.s, s.y, y.y) in one reduction: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);
-
-/// Global sum (Ay + b).(x - z): the restart test of APGD.
-double gradientDotDifference(const Vector& Ay, const Vector* b, const Vector& x, const Vector& z);
-
-/// The natural residual of (x, Ax) (as naturalResidual) and the restart
-/// test (Ay + b).(x - z) (as gradientDotDifference) in one pass over the
-/// entries: APGD needs both right after each accepted step.
-std::pair<double, double> residualAndRestartTest(const ConeSet& cones, const Vector& x,
-                                                 const Vector& Ax, const Vector* b,
-                                                 const Vector& Ay, const Vector& z);
 
 /// Nesterov extrapolation of an iterate and of its image in one pass:
 /// y = (1 + beta) x - beta z and Ay = (1 + beta) Ax - beta Az.
