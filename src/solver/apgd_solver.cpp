@@ -17,6 +17,10 @@
 // objective values). A y_{k+1} is obtained by linearity from A x_{k+1} and
 // A x_k, so an iteration costs one A-apply per backtracking trial; a converged
 // solve reports the measures of its last iterate from the A x it already has.
+// Beyond the paper (docs/solvers.md): option preconditioned runs the method
+// in the diagonal metric of diagonal_metric.hpp, and check_every evaluates
+// the natural residual (a second projection of every contact) only every
+// that many iterations; the returned iterate is always one that was checked.
 #include "diagonal_metric.hpp"
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
