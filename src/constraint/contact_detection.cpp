@@ -71,17 +71,6 @@ std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<
   return detectContacts(domain.bodies(), domain.numOwned(), walls, settings, times);
 }
 
-namespace {
-
-// Velocity of the material point at p of body i.
-Vec3 pointVelocity(const std::vector<Twist>& velocities, std::size_t i, const Body& body,
-                   const Vec3& p) {
-  const Twist& u = velocities[i];
-  return u.head<3>() + u.tail<3>().cross(p - body.position);
-}
-
-}  // namespace
-
 std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
                                     const std::vector<Wall>& walls,
                                     const DetectionSettings& settings, DetectionTimes* times) {
@@ -102,10 +91,10 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   // skip the narrow phase.
   auto predictedGap = [&](const ContactGeometry& g, int a, int b) {
     const auto ib = static_cast<std::size_t>(b);
-    double rate = g.normal.dot(pointVelocity(*velocities, ib, bodies[ib], g.point_b));
+    double rate = g.normal.dot(pointVelocity((*velocities)[ib], g.point_b - bodies[ib].position));
     if (a >= 0) {
       const auto ia = static_cast<std::size_t>(a);
-      rate -= g.normal.dot(pointVelocity(*velocities, ia, bodies[ia], g.point_a));
+      rate -= g.normal.dot(pointVelocity((*velocities)[ia], g.point_a - bodies[ia].position));
     }
     return g.gap + horizon * std::min(rate, 0.0);
   };

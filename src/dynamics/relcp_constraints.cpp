@@ -1,12 +1,8 @@
 #include "grains/dynamics/relcp_constraints.hpp"
 
+#include "grains/constraint/body_motion.hpp"
+
 namespace grains {
-namespace {
-
-// Velocity of the material point at lever arm r of a body with twist u.
-Vec3 pointVelocity(const Twist& u, const Vec3& r) { return u.head<3>() + u.tail<3>().cross(r); }
-
-}  // namespace
 
 std::vector<Contact> pulledBackConstraints(const std::vector<Contact>& overlaps,
                                            const std::vector<Body>& start_bodies,

@@ -68,9 +68,6 @@ using Index = long long;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kRefreshEvery = 50;  // exact A x after this many incremental updates
 
-const double* readOnly(const Vector& v) {
-  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-}
 double* readWrite(Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadWrite).data(); }
 
 /// Global sums (a.b + extra_ab, c.d + extra_cd) in one reduction (the extras

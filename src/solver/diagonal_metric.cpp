@@ -12,10 +12,6 @@ namespace {
 
 using Index = long long;
 
-const double* readOnly(const Vector& v) {
-  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-}
-
 bool usable(double diagonal) { return diagonal > 0.0 && std::isfinite(diagonal); }
 
 }  // namespace

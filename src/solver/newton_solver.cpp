@@ -52,10 +52,6 @@ namespace {
 
 using Index = long long;
 
-const double* readOnly(const Vector& v) {
-  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-}
-
 /// The reduced Newton matrix P_F A P_F + P_B as a matrix-free Tpetra operator
 /// (symmetric: the free rows see A restricted to the free columns, the bound
 /// rows the identity). Counts its applications of A.

@@ -16,10 +16,6 @@ namespace {
 
 using Index = long long;
 
-const double* readOnly(const Vector& v) {
-  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-}
-
 // std::max and the max reductions drop NaN operands; a NaN residual must
 // never read as converged, so it is reported as infinity.
 inline double nanAsInfinity(double value) {

@@ -13,6 +13,11 @@
 
 namespace grains::solver_detail {
 
+/// This rank's entries of v, for reading (host view; no copy on our node).
+inline const double* readOnly(const Vector& v) {
+  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
+}
+
 /// Global max / sum over the ranks of v's map.
 double globalMax(const Vector& v, double local);
 double globalSum(const Vector& v, double local);

@@ -67,10 +67,6 @@ namespace {
 
 using Index = long long;
 
-const double* readOnly(const Vector& v) {
-  return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-}
-
 class SpgSolver final : public Solver {
  public:
   explicit SpgSolver(SolverSettings settings)

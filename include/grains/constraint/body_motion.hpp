@@ -44,6 +44,11 @@ Vec3 appliedForce(const Body& b, const MotionModel& model);
 /// (inertial), or 1/(xi l) I and 12/(xi l^3) I (overdamped local drag).
 BodyMobility mobilityOf(const Body& b, const MotionModel& model);
 
+/// Velocity u + w x r of the material point at lever arm r of a body with twist (u, w).
+inline Vec3 pointVelocity(const Twist& twist, const Vec3& arm) {
+  return twist.head<3>() + twist.tail<3>().cross(arm);
+}
+
 /// Velocity without contacts: u + dt F / m (inertial; angular velocity kept),
 /// or W F (overdamped; no applied torques).
 Twist freeVelocity(const Body& b, const MotionModel& model, double dt);
