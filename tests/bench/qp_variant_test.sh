@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# scripts/bench/qp_variant.py on a QP exported from the demo: the zero-friction
+# variant and the normal-only (frictionless) variant are the same problem, so
+# APGD and Kucera must reach the same optimum on them, and the Coulomb problem,
+# minimised over a larger set, must reach at most that optimum.
+# usage: qp_variant_test.sh SOURCE_DIR GRAINS
+set -euo pipefail
+src=$1
+grains=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1
+
+"$grains" run "$src/config/demo_settle.yaml" --steps 150 --output "$work/run" \
+  --export-qp 150 "$work/qp" -q
+qp=$work/qp/step_150
+/usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/mu0" zero-friction
+/usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only
+if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only 2>/dev/null; then
+  echo "FAIL: an existing destination was overwritten"; exit 1
+fi
+
+objective() {  # DIR SOLVER -> the objective column of the summary row
+  "$grains" qp solve "$1" --solver "$2" --tolerance 1e-9 --max-iterations 20000 |
+    tail -n 1 | cut -d, -f4
+}
+coulomb=$(objective "$qp" apgd)
+mu0=$(objective "$work/mu0" apgd)
+normal_apgd=$(objective "$work/normal" apgd)
+normal_kucera=$(objective "$work/normal" kucera)
+echo "objectives: coulomb $coulomb, mu=0 $mu0, normal-only apgd $normal_apgd, kucera $normal_kucera"
+
+/usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" <<'PY'
+import sys
+coulomb, mu0, normal_apgd, normal_kucera = map(float, sys.argv[1:])
+scale = max(abs(mu0), 1e-30)
+checks = [
+    ("the demo step has contacts to solve", mu0 < 0.0),
+    ("mu=0 and normal-only agree (apgd)", abs(mu0 - normal_apgd) <= 1e-6 * scale),
+    ("normal-only: apgd and kucera agree", abs(normal_apgd - normal_kucera) <= 1e-6 * scale),
+    ("friction lowers the optimum", coulomb < mu0 - 1e-6 * scale),
+]
+failed = [name for name, ok in checks if not ok]
+for name, ok in checks:
+    print(("ok   " if ok else "FAIL ") + name)
+sys.exit(1 if failed else 0)
+PY
