@@ -68,7 +68,9 @@ void sortByKey(std::vector<Contact>& contacts) {
 
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings, DetectionTimes* times) {
-  return detectContacts(domain.bodies(), domain.numOwned(), walls, settings, times);
+  DetectionSettings in_body_order = settings;
+  in_body_order.key_order = domain.bodyOrder() == BodyOrder::Gid;
+  return detectContacts(domain.bodies(), domain.numOwned(), walls, in_body_order, times);
 }
 
 std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t num_owned,
@@ -121,10 +123,11 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   const double searched = MPI_Wtime();
 
   // Wall contacts, then the narrow phase over the pairs, on all threads. The
-  // collection order is already key order where the owned bodies' indices
-  // follow their GIDs (they are kept sorted by GID) and no ghost comes
-  // between: walls by decreasing index (key -wall-1), bodies within a wall,
-  // then pairs by (a, b). The key sort then only checks.
+  // collection order (walls by decreasing index, bodies within a wall, then
+  // pairs by (a, b) indices) is already key order where the owned bodies'
+  // indices follow their GIDs (parallel.body_order: gid) and no ghost comes
+  // between; the key sort then only checks. With the spatial body order the
+  // collection order is kept: it follows the bodies in memory.
   // One index space for both, so that the threads' lists are joined once.
   const std::size_t wall_items = walls.size() * num_owned;
   std::vector<Contact> contacts = parallelCollect<Contact>(
@@ -148,7 +151,7 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
         if (keep(g, a, b)) out.push_back(pairContact(bodies, a, b, g, settings.mu));
       },
       pairs.size() + num_owned);  // at most one per pair; walls touch few bodies
-  sortByKey(contacts);
+  if (settings.key_order) sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - start;
     times->narrow += MPI_Wtime() - searched;

@@ -66,7 +66,7 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
         }
       });
   contacts.insert(contacts.end(), wall_contacts.begin(), wall_contacts.end());
-  sortByKey(contacts);
+  if (domain.bodyOrder() == BodyOrder::Gid) sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - search_start;
     times->narrow += (search_start - start) + (MPI_Wtime() - searched);

@@ -70,6 +70,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   };
   report.repartitioned = domain.maybeRepartition(step_index);
   domain.migrate();
+  domain.maybeSortSpatially(step_index);
   if (domain.comm().getSize() > 1) {
     // Warm-start impulses follow the body that owns the contact (collective).
     const auto arrived = domain.exchange(warm_start_.extractDeparted(domain.takeDepartures()));

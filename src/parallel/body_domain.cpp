@@ -1,17 +1,63 @@
 #include "grains/parallel/body_domain.hpp"
 
+#include "grains/geometry/contact_geometry.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/parallel/zoltan2_partitioner.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace grains {
 
 namespace {
 bool byGid(const Body& a, const Body& b) { return a.gid < b.gid; }
+
+// The low 21 bits of v, two zero bits after each: one axis of a Morton code.
+std::uint64_t spreadBits(std::uint64_t v) {
+  v &= 0x1fffffULL;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+// Bodies along a Morton (Z-order) curve over cubic cells as wide as the
+// largest bounding diameter, ties by GID (deterministic).
+void sortSpatially(std::vector<Body>& bodies) {
+  double cell = 0.0;
+  for (const Body& b : bodies) cell = std::max(cell, 2.0 * boundingRadius(b));
+  if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
+  constexpr double kHalfRange = 1 << 20;  // cells either side of the origin per axis
+  auto axis = [&](double x) {
+    const double q = std::floor(x / cell) + kHalfRange;
+    if (!(q > 0.0)) return std::uint64_t{0};  // also NaN
+    return static_cast<std::uint64_t>(std::min(q, 2.0 * kHalfRange - 1.0));
+  };
+  std::vector<std::pair<std::uint64_t, GlobalId>> keys(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const Vec3& p = bodies[i].position;
+    keys[i] = {
+        spreadBits(axis(p.x())) | spreadBits(axis(p.y())) << 1 | spreadBits(axis(p.z())) << 2,
+        bodies[i].gid};
+  }
+  if (std::is_sorted(keys.begin(), keys.end())) return;
+  std::vector<std::size_t> order(bodies.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&keys](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
+  std::vector<Body> sorted;
+  sorted.reserve(bodies.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(bodies[i]));
+  bodies = std::move(sorted);
+}
 // Work estimate of one body: itself plus its contacts of the last step.
 double bodyLoad(const Body& b) { return 1.0 + static_cast<double>(std::max(b.num_contacts, 0)); }
 }  // namespace
@@ -20,7 +66,7 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
     : comm_(std::move(comm)), settings_(settings), bodies_(std::move(owned)) {
   MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
   num_owned_ = bodies_.size();
-  std::sort(bodies_.begin(), bodies_.end(), byGid);
+  orderOwned(bodies_);
   repartition();
 }
 
@@ -34,7 +80,9 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
                                 std::to_string(ranks) + " ranks");
   MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
   num_owned_ = bodies_.size();
-  std::sort(bodies_.begin(), bodies_.end(), byGid);
+  // A spatial order is kept as the checkpoint stored it (on the same rank
+  // count, the order the run had), so the run continues bit for bit.
+  if (settings_.body_order == BodyOrder::Gid) orderOwned(bodies_);
   if (ranks > 1) boxes_ = BoxDecomposition(layout.boxes, comm_->getRank());
   last_repartition_step_ = layout.last_repartition_step;
   repartitions_ = layout.repartitions;
@@ -66,22 +114,44 @@ long BodyDomain::globalBodyCount() const {
 // most one exchange ahead of another (each ends with a barrier).
 int BodyDomain::nextTag() { return 7100 + (tag_round_++ % 2); }
 
+void BodyDomain::orderOwned(std::vector<Body>& owned) const {
+  if (settings_.body_order == BodyOrder::Spatial) {
+    sortSpatially(owned);
+  } else {
+    std::sort(owned.begin(), owned.end(), byGid);
+  }
+}
+
 void BodyDomain::dropGhosts() {
   bodies_.resize(num_owned_);
   ghost_ranks_.clear();
 }
 
 void BodyDomain::adoptOwned(std::vector<Body> kept,
-                            const std::vector<std::pair<int, std::vector<Body>>>& arrived) {
+                            const std::vector<std::pair<int, std::vector<Body>>>& arrived,
+                            bool resort) {
+  const std::size_t stayed = kept.size();
   for (const auto& [source, list] : arrived) kept.insert(kept.end(), list.begin(), list.end());
-  std::sort(kept.begin(), kept.end(), byGid);
+  if (settings_.body_order == BodyOrder::Gid || resort) {
+    orderOwned(kept);
+  } else {
+    // Between spatial sorts the bodies that stayed keep their places and the
+    // arrivals follow by GID (deterministic whatever order messages came in).
+    std::sort(kept.begin() + static_cast<long>(stayed), kept.end(), byGid);
+  }
   bodies_ = std::move(kept);
   num_owned_ = bodies_.size();
 }
 
+void BodyDomain::maybeSortSpatially(long step) {
+  if (settings_.body_order != BodyOrder::Spatial || step % settings_.sort_every != 0) return;
+  dropGhosts();
+  orderOwned(bodies_);
+}
+
 void BodyDomain::replaceOwned(std::vector<Body> owned) {
   dropGhosts();
-  adoptOwned(std::move(owned), {});
+  adoptOwned(std::move(owned), {}, false);
 }
 
 void BodyDomain::repartition() {
@@ -104,7 +174,7 @@ void BodyDomain::repartition() {
       departures_[bodies_[i].gid] = partition.owner[i];
     }
   }
-  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_));
+  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_), true);
 }
 
 bool BodyDomain::maybeRepartition(long step) {
@@ -136,7 +206,8 @@ void BodyDomain::migrate() {
       departures_[b.gid] = owner;
     }
   }
-  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_));
+  adoptOwned(std::move(kept), exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_),
+             false);
 }
 
 void BodyDomain::refreshGhosts(double reach) {

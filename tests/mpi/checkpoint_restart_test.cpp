@@ -45,8 +45,9 @@ output: {log_every: 0, metrics_every: 0, checkpoint_every: 100, checkpoint_keep:
 )";
 
 RunSummary run(RCP<const Comm> comm, const fs::path& out, long steps,
-               std::optional<std::string> restart = std::nullopt) {
-  const SimulationConfig config = loadConfigString(kPile, "<pile>", ".", {});
+               std::optional<std::string> restart = std::nullopt,
+               const std::vector<std::string>& overrides = {}) {
+  const SimulationConfig config = loadConfigString(kPile, "<pile>", ".", overrides);
   RunOptions options;
   options.output_dir = out.string();
   options.steps = steps;
@@ -135,6 +136,34 @@ TEST(CheckpointRestart, ContinuesAsIfTheRunHadNotStopped) {
     EXPECT_EQ(last.initial_bodies, 60);
     EXPECT_EQ(last.ranks, world->getSize());
     EXPECT_NE(last.config_yaml.find("checkpoint_every: 100"), std::string::npos);
+    fs::remove_all(dir);
+  }
+  world->barrier();
+}
+
+// With parallel.body_order: spatial the bodies are re-sorted along a Morton
+// curve every step; the order is a function of the bodies alone, so the
+// restarted run sorts them as the uninterrupted one did and ends bit for bit
+// where it ended.
+TEST(CheckpointRestart, SpatialBodyOrderContinuesBitForBit) {
+  auto world = Tpetra::getDefaultComm();
+  long id = static_cast<long>(::getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, rawMpiComm(*world));
+  const fs::path dir = fs::temp_directory_path() / ("grains_restart_spatial_" + std::to_string(id));
+  // Sorted at steps 0, 30, 60, 90, 120, ...: the restart at step 100 must
+  // continue with the order of step 90, as the checkpoint stored it.
+  const std::vector<std::string> spatial{"parallel.body_order=spatial", "parallel.sort_every=30"};
+  run(world, dir / "straight", 200, std::nullopt, spatial);
+  const RunSummary resumed = run(world, dir / "resumed", 200,
+                                 (dir / "straight" / checkpointFileName(100)).string(), spatial);
+  EXPECT_EQ(resumed.first_step, 101);
+  if (world->getRank() == 0) {
+    const auto expected = allBodies(dir / "straight" / checkpointFileName(200), MPI_COMM_SELF);
+    ASSERT_EQ(expected.size(), 60u);
+    const Difference d = maxDifference(
+        expected, allBodies(dir / "resumed" / checkpointFileName(200), MPI_COMM_SELF));
+    EXPECT_EQ(d.pose, 0.0);
+    EXPECT_EQ(d.velocity, 0.0);
     fs::remove_all(dir);
   }
   world->barrier();

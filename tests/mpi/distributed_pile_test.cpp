@@ -82,9 +82,10 @@ struct PileState {
 };
 
 PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
-                 PartitionerKind partitioner) {
+                 PartitionerKind partitioner, BodyOrder order = BodyOrder::Gid) {
   ParallelSection parallel;
   parallel.partitioner = partitioner;
+  parallel.body_order = order;
   parallel.repartition_every = 50;  // many repartitions and migrations
   parallel.min_repartition_interval = 1;
   BodyDomain domain(comm, myBlock(all, *comm), parallel);
@@ -129,11 +130,13 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
   return state;
 }
 
-TEST_P(PartitionerParam, SameEvolutionOnAnyRankCount) {
+// A pile settled on the world in `order` against the same pile on one rank
+// in GID order: the same contacts, positions within the solver's accuracy.
+void expectSameAsOneRank(PartitionerKind partitioner, BodyOrder order) {
   auto world = Tpetra::getDefaultComm();
   const auto all = randomSpheres(150, 2.0, 5);
   const int steps = 200;
-  const PileState distributed = settle(world, all, steps, GetParam());
+  const PileState distributed = settle(world, all, steps, partitioner, order);
   ASSERT_EQ(distributed.positions.size(), all.size()) << "bodies lost or duplicated";
   EXPECT_LT(distributed.max_residual, 1e-11);
 
@@ -141,13 +144,73 @@ TEST_P(PartitionerParam, SameEvolutionOnAnyRankCount) {
   MPI_Comm_split(rawMpiComm(*world), world->getRank() == 0 ? 0 : MPI_UNDEFINED, 0, &self_raw);
   if (world->getRank() != 0) return;
   auto self = rcp(new Teuchos::MpiComm<int>(Teuchos::opaqueWrapper(self_raw, MPI_Comm_free)));
-  const PileState serial = settle(self, all, steps, GetParam());
+  const PileState serial = settle(self, all, steps, partitioner, BodyOrder::Gid);
   EXPECT_GT(serial.contacts, 150) << "the pile should be in contact after 200 steps";
   EXPECT_EQ(serial.contacts, distributed.contacts);
   double max_diff = 0.0;
   for (const auto& [gid, x] : serial.positions)
     max_diff = std::max(max_diff, (x - distributed.positions.at(gid)).norm());
-  EXPECT_LT(max_diff, 1e-6) << "positions differ between 1 and " << world->getSize() << " ranks";
+  EXPECT_LT(max_diff, 1e-6) << "positions differ between 1 and " << world->getSize()
+                            << " ranks (body order "
+                            << (order == BodyOrder::Spatial ? "spatial" : "gid") << ")";
+}
+
+TEST_P(PartitionerParam, SameEvolutionOnAnyRankCount) {
+  expectSameAsOneRank(GetParam(), BodyOrder::Gid);
+}
+
+// parallel.body_order: spatial keeps each rank's bodies along a Morton curve:
+// neighbours in space are neighbours in memory, whatever order the input had,
+// and the order depends only on the bodies (not on the order they came in).
+TEST(SpatialBodyOrder, NeighboursInSpaceAreNearInMemory) {
+  auto comm = Tpetra::getDefaultComm();
+  const auto all = randomSpheres(500, 2.0, 23);  // GIDs in random spatial order
+  ParallelSection parallel;
+  parallel.body_order = BodyOrder::Spatial;
+  BodyDomain spatial(comm, myBlock(all, *comm), parallel);
+  std::vector<Body> reversed(all.rbegin(), all.rend());
+  BodyDomain from_reversed(comm, myBlock(reversed, *comm), parallel);
+  parallel.body_order = BodyOrder::Gid;
+  BodyDomain by_gid(comm, myBlock(all, *comm), parallel);
+
+  auto meanStep = [](const BodyDomain& d) {
+    double sum = 0.0;
+    for (std::size_t i = 1; i < d.numOwned(); ++i)
+      sum += (d.bodies()[i].position - d.bodies()[i - 1].position).norm();
+    return d.numOwned() > 1 ? sum / static_cast<double>(d.numOwned() - 1) : 0.0;
+  };
+  ASSERT_EQ(spatial.numOwned(), by_gid.numOwned());
+  ASSERT_GT(spatial.numOwned(), 100u);
+  std::set<GlobalId> spatial_gids, gid_gids;
+  for (std::size_t i = 0; i < spatial.numOwned(); ++i) {
+    spatial_gids.insert(spatial.bodies()[i].gid);
+    gid_gids.insert(by_gid.bodies()[i].gid);
+    EXPECT_EQ(spatial.bodies()[i].gid, from_reversed.bodies()[i].gid) << "at " << i;
+  }
+  EXPECT_EQ(spatial_gids, gid_gids) << "the order must not change what a rank owns";
+  EXPECT_LT(meanStep(spatial), 0.5 * meanStep(by_gid))
+      << "spatial " << meanStep(spatial) << " m between consecutive bodies, by GID "
+      << meanStep(by_gid) << " m";
+
+  // The order follows the motion, at the steps that are multiples of
+  // sort_every: a body moved to the other end of this rank's bodies moves
+  // there in memory too.
+  Body& first = spatial.bodies()[0];
+  const GlobalId moved = first.gid;
+  first.position = spatial.bodies()[spatial.numOwned() - 1].position + Vec3(0.0, 0.0, 1e-3);
+  spatial.maybeSortSpatially(1);  // not a multiple of sort_every (20): kept
+  EXPECT_EQ(spatial.bodies()[0].gid, moved);
+  spatial.maybeSortSpatially(40);
+  EXPECT_NE(spatial.bodies()[0].gid, moved);
+  EXPECT_GE(spatial.bodies()[spatial.numOwned() - 2].gid == moved ||
+                spatial.bodies()[spatial.numOwned() - 1].gid == moved,
+            true);
+}
+
+// The same with the spatial body order on the world: the order changes only
+// the order of the sums, and contacts are found in body order, not key order.
+TEST(SpatialBodyOrder, SameEvolutionAsGidOrder) {
+  expectSameAsOneRank(PartitionerKind::Rcb, BodyOrder::Spatial);
 }
 
 INSTANTIATE_TEST_SUITE_P(DistributedPile, PartitionerParam,

@@ -149,6 +149,14 @@ struct DomainSection {
 /// Domain decomposition across MPI ranks (docs/config.md, docs/scaling.md).
 enum class PartitionerKind : int { Rcb = 0, MultiJagged = 1 };
 
+/// Order of a rank's owned bodies in memory (and so of its contacts and of
+/// the solver's body and contact rows). Gid: by global id, as the input gave
+/// them. Spatial: along a Morton curve of the positions, re-sorted every
+/// parallel.sort_every steps, with contacts in body order too, so that
+/// neighbours are near in memory whatever order the input had
+/// (docs/performance.md).
+enum class BodyOrder : int { Gid = 0, Spatial = 1 };
+
 struct ParallelSection {
   PartitionerKind partitioner = PartitionerKind::Rcb;
   /// Repartition when max/mean of the per-rank load exceeds this (>= 1).
@@ -157,6 +165,9 @@ struct ParallelSection {
   long repartition_every = 0;
   /// Never repartition more often than this (steps, >= 1).
   long min_repartition_interval = 20;
+  BodyOrder body_order = BodyOrder::Gid;
+  /// Spatial order: re-sort every this many steps (>= 1).
+  long sort_every = 20;
 };
 
 struct OutputSection {

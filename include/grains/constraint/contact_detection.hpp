@@ -22,6 +22,10 @@ struct DetectionSettings {
   const std::vector<Twist>* velocities = nullptr;
   double horizon = 0.0;  ///< [s]
   double reach = 0.0;    ///< [m] broad-phase distance, at least the envelope
+  /// Sort the contacts by key. Off, they stay in collection order (walls,
+  /// then pairs by body index), which follows the bodies in memory; the
+  /// domain overload turns it off for parallel.body_order: spatial.
+  bool key_order = true;
 };
 
 /// Where detection spends its time (the run's timing table): the neighbour
@@ -33,7 +37,8 @@ struct DetectionTimes {
 
 /// Contacts with gap <= envelope (and the predicted ones, see
 /// DetectionSettings), sorted by key (deterministic for any thread
-/// or rank count).
+/// or rank count) for parallel.body_order: gid, in body order (deterministic
+/// for any thread count) for spatial.
 std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<Wall>& walls,
                                     const DetectionSettings& settings,
                                     DetectionTimes* times = nullptr);

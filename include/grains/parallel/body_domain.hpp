@@ -71,8 +71,15 @@ class BodyDomain {
   /// 1 + contacts per body, and migration to the new owners.
   void repartition();
   /// Collective: drop ghosts and send every owned body that left this rank's
-  /// box to its owner. Keeps owned bodies sorted by GID.
+  /// box to its owner. Keeps owned bodies sorted by GID, or with
+  /// parallel.body_order: spatial, the bodies that stay in their places and
+  /// the arrivals after them (by GID).
   void migrate();
+  /// Spatial body order only: on steps that are multiples of
+  /// parallel.sort_every, drop the ghosts and re-sort the owned bodies along
+  /// a Morton curve of their current positions (local, not collective).
+  void maybeSortSpatially(long step);
+  BodyOrder bodyOrder() const { return settings_.body_order; }
   /// Collective: replace the ghosts by fresh copies of every body within
   /// `reach` of this rank's box.
   void refreshGhosts(double reach);
@@ -97,10 +104,14 @@ class BodyDomain {
 
  private:
   void dropGhosts();
+  /// Sorts owned bodies into this domain's body order.
+  void orderOwned(std::vector<Body>& owned) const;
   /// Collective: max / mean over ranks of the summed body loads.
   double loadImbalance() const;
+  /// `resort`: sort a spatial order anew (after a repartition) instead of
+  /// appending the arrivals.
   void adoptOwned(std::vector<Body> kept,
-                  const std::vector<std::pair<int, std::vector<Body>>>& arrived);
+                  const std::vector<std::pair<int, std::vector<Body>>>& arrived, bool resort);
   int nextTag();
 
   RCP<const Comm> comm_;
