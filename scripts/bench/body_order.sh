@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# parallel.body_order: gid against spatial on the same pile given in two input
+# parallel.body_order: gid, spatial and auto on the same pile given in two input
 # orders (docs/performance.md, "Body order in memory"). N spheres (r = 0.1 m)
 # on a lattice with 1 cm gaps in config/bench_box.yaml's bin, ten layers high,
 # read from a bodies file either in lattice order (neighbours in space are
@@ -54,7 +54,7 @@ PY
 
 for rep in $(seq 1 "$REPEATS"); do
   for input in lattice shuffled; do
-    for order in gid spatial; do
+    for order in gid spatial auto; do
       dir="$OUT/${input}_${order}_r${rep}"
       echo "== $input input, body_order $order, repeat $rep" >&2
       "$BUILD/grains" run "$OUT/$input.yaml" --output "$dir" --overwrite --steps "$STEPS" -q \
@@ -77,7 +77,7 @@ print("%-9s %-8s %12s %12s %14s %9s" % ("input", "order", "ms/step med", "ms/ste
                                        "ms/iteration", "contacts"))
 medians = {}
 for input_ in ("lattice", "shuffled"):
-    for order in ("gid", "spatial"):
+    for order in ("gid", "spatial", "auto"):
         runs = [measures(f"{out}/{input_}_{order}_r{r}") for r in range(1, repeats + 1)]
         walls = [1000 * w for w, _, _ in runs]
         medians[input_, order] = statistics.median(walls)
@@ -85,6 +85,7 @@ for input_ in ("lattice", "shuffled"):
             input_, order, statistics.median(walls), min(walls),
             1000 * statistics.median(s for _, s, _ in runs), runs[0][2]))
 for input_ in ("lattice", "shuffled"):
-    print("%s input: gid / spatial time per step = %.2f" % (
-        input_, medians[input_, "gid"] / medians[input_, "spatial"]))
+    print("%s input: gid / spatial time per step = %.2f, gid / auto = %.2f" % (
+        input_, medians[input_, "gid"] / medians[input_, "spatial"],
+        medians[input_, "gid"] / medians[input_, "auto"]))
 PY

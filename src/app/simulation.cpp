@@ -178,6 +178,13 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   BodyDomain domain = restart && restart->same_layout
                           ? BodyDomain(comm, std::move(owned), config.parallel, restart->layout)
                           : BodyDomain(comm, std::move(owned), config.parallel);
+  if (config.parallel.body_order == BodyOrder::Auto && !restart) {
+    log.info(domain.bodyOrder() == BodyOrder::Spatial
+                 ? "bodies kept in spatial order (parallel.body_order: auto; the input lists "
+                   "neighbours far apart)"
+                 : "bodies kept in GID order (parallel.body_order: auto; the input lists them "
+                   "in spatial order)");
+  }
   const long initial_bodies = restart ? restart->initial_bodies : domain.globalBodyCount();
   TimeStepper stepper(stepperSettings(config, max_radius, initial_bodies), config.walls,
                       std::move(solver));

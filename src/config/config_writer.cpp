@@ -247,7 +247,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "min_repartition_interval" << YAML::Value
       << c.parallel.min_repartition_interval;
   out << YAML::Key << "body_order" << YAML::Value
-      << (c.parallel.body_order == BodyOrder::Spatial ? "spatial" : "gid");
+      << (c.parallel.body_order == BodyOrder::Spatial ? "spatial"
+          : c.parallel.body_order == BodyOrder::Gid   ? "gid"
+                                                      : "auto");
   out << YAML::Key << "sort_every" << YAML::Value << c.parallel.sort_every;
   out << YAML::EndMap;
 
@@ -311,7 +313,7 @@ solver:     name (registered solver, apgd), tolerance (>0, 1e-6), max_iterations
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20),
-            body_order (gid|spatial, gid), sort_every (int >=1, 20; spatial order)
+            body_order (auto|gid|spatial, auto), sort_every (int >=1, 20; spatial order)
 extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|torus),
             radius (>0; torus: tube), half_length (>0, cylinder/spherocylinder),
             semi_axes (ellipsoid), major_radius (torus, >radius), axis ([0,0,1]) or

@@ -253,9 +253,10 @@ ParallelSection parseParallel(MapReader s) {
       s.integer("repartition_every", out.repartition_every, Range::nonNegative());
   out.min_repartition_interval =
       s.integer("min_repartition_interval", out.min_repartition_interval, Range::positive());
-  out.body_order = s.choice("body_order", "gid", {"gid", "spatial"}) == "spatial"
-                       ? BodyOrder::Spatial
-                       : BodyOrder::Gid;
+  const std::string order = s.choice("body_order", "auto", {"auto", "gid", "spatial"});
+  out.body_order = order == "spatial" ? BodyOrder::Spatial
+                   : order == "gid"   ? BodyOrder::Gid
+                                      : BodyOrder::Auto;
   out.sort_every = s.integer("sort_every", out.sort_every, Range::positive());
   s.finish();
   return out;

@@ -179,6 +179,8 @@ void writeFile(const std::string& path, const CheckpointState& s, MPI_Comm comm)
   putAttribute(file, "ranks", H5T_NATIVE_INT, commSize(comm));
   putAttribute(file, "last_repartition_step", H5T_NATIVE_LONG, s.layout.last_repartition_step);
   putAttribute(file, "repartitions", H5T_NATIVE_LONG, s.layout.repartitions);
+  const int spatial_order = s.layout.spatial_order ? 1 : 0;
+  putAttribute(file, "spatial_order", H5T_NATIVE_INT, spatial_order);
 
   // Bodies and impulses are trivially copyable: stored as raw rows of bytes
   // (the version and row sizes above guard against a different layout).
@@ -245,6 +247,9 @@ CheckpointState readFile(const std::string& path, MPI_Comm comm) {
     s.layout.last_repartition_step =
         getAttribute<long>(file, "last_repartition_step", H5T_NATIVE_LONG);
     s.layout.repartitions = getAttribute<long>(file, "repartitions", H5T_NATIVE_LONG);
+    // Checkpoints written before parallel.body_order kept bodies by GID.
+    s.layout.spatial_order = H5Aexists(file, "spatial_order") > 0 &&
+                             getAttribute<int>(file, "spatial_order", H5T_NATIVE_INT) != 0;
     const auto boxes =
         readRows<double>(file, "boxes", H5T_NATIVE_DOUBLE, 6, 0, rowCount(file, "boxes", 6));
     for (std::size_t k = 0; k + 5 < boxes.size(); k += 6) {

@@ -18,6 +18,18 @@ namespace grains {
 namespace {
 bool byGid(const Body& a, const Body& b) { return a.gid < b.gid; }
 
+double largestDiameter(const std::vector<Body>& bodies) {
+  double d = 0.0;
+  for (const Body& b : bodies) d = std::max(d, 2.0 * boundingRadius(b));
+  return d;
+}
+
+// The width of the cells of the body order: the largest bounding diameter,
+// or 1 where there is none (no bodies, or only points).
+double usableCell(double diameter) {
+  return diameter > 0.0 && std::isfinite(diameter) ? diameter : 1.0;
+}
+
 // The low 21 bits of v, two zero bits after each: one axis of a Morton code.
 std::uint64_t spreadBits(std::uint64_t v) {
   v &= 0x1fffffULL;
@@ -32,9 +44,7 @@ std::uint64_t spreadBits(std::uint64_t v) {
 // Bodies along a Morton (Z-order) curve over cubic cells as wide as the
 // largest bounding diameter, ties by GID (deterministic).
 void sortSpatially(std::vector<Body>& bodies) {
-  double cell = 0.0;
-  for (const Body& b : bodies) cell = std::max(cell, 2.0 * boundingRadius(b));
-  if (!(cell > 0.0) || !std::isfinite(cell)) cell = 1.0;
+  const double cell = usableCell(largestDiameter(bodies));
   constexpr double kHalfRange = 1 << 20;  // cells either side of the origin per axis
   auto axis = [&](double x) {
     const double q = std::floor(x / cell) + kHalfRange;
@@ -58,6 +68,24 @@ void sortSpatially(std::vector<Body>& bodies) {
   for (const std::size_t i : order) sorted.push_back(std::move(bodies[i]));
   bodies = std::move(sorted);
 }
+// Auto order: spatial when bodies consecutive in GID order lie more than
+// three cell widths apart on average (a lattice, or a pile written out in
+// spatial order, is near one; random insertion of the order of the domain).
+// Collective.
+bool gidOrderIsScattered(std::vector<Body> bodies, const Comm& comm) {
+  std::sort(bodies.begin(), bodies.end(), byGid);
+  const double cell = usableCell(globalMax(comm, largestDiameter(bodies)));
+  constexpr double kCap = 16.0;  // one far jump must not outweigh many near steps
+  double sum = 0.0;
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    const double cells = (bodies[i].position - bodies[i - 1].position).norm() / cell;
+    sum += std::isfinite(cells) ? std::min(cells, kCap) : kCap;
+  }
+  const long steps = globalSum(comm, static_cast<long>(bodies.size() > 1 ? bodies.size() - 1 : 0));
+  sum = globalSum(comm, sum);
+  return steps > 0 && sum > 3.0 * static_cast<double>(steps);
+}
+
 // Work estimate of one body: itself plus its contacts of the last step.
 double bodyLoad(const Body& b) { return 1.0 + static_cast<double>(std::max(b.num_contacts, 0)); }
 }  // namespace
@@ -66,6 +94,8 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
     : comm_(std::move(comm)), settings_(settings), bodies_(std::move(owned)) {
   MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
   num_owned_ = bodies_.size();
+  spatial_ = settings_.body_order == BodyOrder::Spatial ||
+             (settings_.body_order == BodyOrder::Auto && gidOrderIsScattered(bodies_, *comm_));
   orderOwned(bodies_);
   repartition();
 }
@@ -80,9 +110,11 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
                                 std::to_string(ranks) + " ranks");
   MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
   num_owned_ = bodies_.size();
+  spatial_ = settings_.body_order == BodyOrder::Auto ? layout.spatial_order
+                                                     : settings_.body_order == BodyOrder::Spatial;
   // A spatial order is kept as the checkpoint stored it (on the same rank
   // count, the order the run had), so the run continues bit for bit.
-  if (settings_.body_order == BodyOrder::Gid) orderOwned(bodies_);
+  if (!spatial_) orderOwned(bodies_);
   if (ranks > 1) boxes_ = BoxDecomposition(layout.boxes, comm_->getRank());
   last_repartition_step_ = layout.last_repartition_step;
   repartitions_ = layout.repartitions;
@@ -94,6 +126,7 @@ DomainLayout BodyDomain::layout() const {
     for (int k = 0; k < boxes_.numRanks(); ++k) out.boxes.push_back(boxes_.box(k));
   out.last_repartition_step = last_repartition_step_;
   out.repartitions = repartitions_;
+  out.spatial_order = spatial_;
   return out;
 }
 
@@ -115,7 +148,7 @@ long BodyDomain::globalBodyCount() const {
 int BodyDomain::nextTag() { return 7100 + (tag_round_++ % 2); }
 
 void BodyDomain::orderOwned(std::vector<Body>& owned) const {
-  if (settings_.body_order == BodyOrder::Spatial) {
+  if (spatial_) {
     sortSpatially(owned);
   } else {
     std::sort(owned.begin(), owned.end(), byGid);
@@ -132,7 +165,7 @@ void BodyDomain::adoptOwned(std::vector<Body> kept,
                             bool resort) {
   const std::size_t stayed = kept.size();
   for (const auto& [source, list] : arrived) kept.insert(kept.end(), list.begin(), list.end());
-  if (settings_.body_order == BodyOrder::Gid || resort) {
+  if (!spatial_ || resort) {
     orderOwned(kept);
   } else {
     // Between spatial sorts the bodies that stayed keep their places and the
@@ -144,7 +177,7 @@ void BodyDomain::adoptOwned(std::vector<Body> kept,
 }
 
 void BodyDomain::maybeSortSpatially(long step) {
-  if (settings_.body_order != BodyOrder::Spatial || step % settings_.sort_every != 0) return;
+  if (!spatial_ || step % settings_.sort_every != 0) return;
   dropGhosts();
   orderOwned(bodies_);
 }

@@ -11,10 +11,13 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_Core.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 namespace grains {
 namespace {
@@ -205,6 +208,36 @@ TEST(SpatialBodyOrder, NeighboursInSpaceAreNearInMemory) {
   EXPECT_GE(spatial.bodies()[spatial.numOwned() - 2].gid == moved ||
                 spatial.bodies()[spatial.numOwned() - 1].gid == moved,
             true);
+}
+
+// parallel.body_order: auto (the default) takes the spatial order when bodies
+// consecutive in GID order lie far apart, and keeps GID order for input that
+// is in spatial order already.
+TEST(SpatialBodyOrder, AutoDecidesFromTheInputOrder) {
+  auto comm = Tpetra::getDefaultComm();
+  std::vector<Body> scattered = randomSpheres(500, 2.0, 23);
+  // The same bodies renumbered along a snake through rows of 0.2 m cells
+  // (x back and forth within a row, rows back and forth within a layer), as
+  // a lattice generator or a file written in spatial order lists them.
+  std::vector<Body> in_order = scattered;
+  auto snake = [](const Body& b) {
+    const auto z = static_cast<long>(std::floor(b.position.z() / 0.2));
+    const long y_cell = static_cast<long>(std::floor(b.position.y() / 0.2));
+    const long y = z % 2 == 0 ? y_cell : -y_cell;
+    const double x = (y_cell + z) % 2 == 0 ? b.position.x() : -b.position.x();
+    return std::make_tuple(z, y, x);
+  };
+  std::sort(in_order.begin(), in_order.end(),
+            [&snake](const Body& a, const Body& b) { return snake(a) < snake(b); });
+  for (std::size_t i = 0; i < in_order.size(); ++i) in_order[i].gid = static_cast<GlobalId>(i);
+  const ParallelSection defaults;
+  ASSERT_EQ(defaults.body_order, BodyOrder::Auto);
+  BodyDomain from_scattered(comm, myBlock(scattered, *comm), defaults);
+  BodyDomain from_ordered(comm, myBlock(in_order, *comm), defaults);
+  EXPECT_EQ(from_scattered.bodyOrder(), BodyOrder::Spatial);
+  EXPECT_EQ(from_ordered.bodyOrder(), BodyOrder::Gid);
+  EXPECT_EQ(from_scattered.layout().spatial_order, true);
+  EXPECT_EQ(from_ordered.layout().spatial_order, false);
 }
 
 // The same with the spatial body order on the world: the order changes only

@@ -153,9 +153,10 @@ enum class PartitionerKind : int { Rcb = 0, MultiJagged = 1 };
 /// the solver's body and contact rows). Gid: by global id, as the input gave
 /// them. Spatial: along a Morton curve of the positions, re-sorted every
 /// parallel.sort_every steps, with contacts in body order too, so that
-/// neighbours are near in memory whatever order the input had
-/// (docs/performance.md).
-enum class BodyOrder : int { Gid = 0, Spatial = 1 };
+/// neighbours are near in memory whatever order the input had. Auto: spatial
+/// when bodies consecutive in GID order lie far apart at the start, else gid
+/// (docs/performance.md, "Body order in memory").
+enum class BodyOrder : int { Gid = 0, Spatial = 1, Auto = 2 };
 
 struct ParallelSection {
   PartitionerKind partitioner = PartitionerKind::Rcb;
@@ -165,7 +166,7 @@ struct ParallelSection {
   long repartition_every = 0;
   /// Never repartition more often than this (steps, >= 1).
   long min_repartition_interval = 20;
-  BodyOrder body_order = BodyOrder::Gid;
+  BodyOrder body_order = BodyOrder::Auto;
   /// Spatial order: re-sort every this many steps (>= 1).
   long sort_every = 20;
 };

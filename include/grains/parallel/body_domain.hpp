@@ -35,6 +35,9 @@ struct DomainLayout {
   std::vector<RankBox> boxes;  ///< one per rank; empty on one rank
   long last_repartition_step = 0;
   long repartitions = 0;
+  /// The body order in force (parallel.body_order: auto decides once, at the
+  /// start, and a restart keeps the decision).
+  bool spatial_order = false;
 };
 
 class BodyDomain {
@@ -79,7 +82,8 @@ class BodyDomain {
   /// parallel.sort_every, drop the ghosts and re-sort the owned bodies along
   /// a Morton curve of their current positions (local, not collective).
   void maybeSortSpatially(long step);
-  BodyOrder bodyOrder() const { return settings_.body_order; }
+  /// The order in force: Gid or Spatial (Auto is decided at construction).
+  BodyOrder bodyOrder() const { return spatial_ ? BodyOrder::Spatial : BodyOrder::Gid; }
   /// Collective: replace the ghosts by fresh copies of every body within
   /// `reach` of this rank's box.
   void refreshGhosts(double reach);
@@ -117,6 +121,7 @@ class BodyDomain {
   RCP<const Comm> comm_;
   MPI_Comm exchange_comm_ = MPI_COMM_NULL;
   ParallelSection settings_;
+  bool spatial_ = false;  ///< parallel.body_order resolved
   std::vector<Body> bodies_;
   std::size_t num_owned_ = 0;
   std::vector<int> ghost_ranks_;

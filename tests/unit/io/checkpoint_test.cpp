@@ -40,6 +40,7 @@ CheckpointState sampleState(long step) {
   s.warm_start.push_back(WarmStartRecord{ContactKey{kNoBody, 2, 0}, {3.0, 0.0, 0.0}});
   s.layout.last_repartition_step = 40;
   s.layout.repartitions = 3;
+  s.layout.spatial_order = true;
   return s;
 }
 
@@ -75,6 +76,7 @@ TEST(Checkpoint, RoundTripKeepsEveryByte) {
   EXPECT_TRUE(read.same_layout);
   EXPECT_EQ(read.layout.last_repartition_step, 40);
   EXPECT_EQ(read.layout.repartitions, 3);
+  EXPECT_TRUE(read.layout.spatial_order);
   EXPECT_TRUE(read.layout.boxes.empty());
   ASSERT_EQ(read.bodies.size(), 3u);
   // Every byte of every member; padding is written as zeros (determinism).
