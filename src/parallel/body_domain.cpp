@@ -68,20 +68,24 @@ void sortSpatially(std::vector<Body>& bodies) {
   for (const std::size_t i : order) sorted.push_back(std::move(bodies[i]));
   bodies = std::move(sorted);
 }
+
 // Auto order: spatial when bodies consecutive in GID order lie more than
 // three cell widths apart on average (a lattice, or a pile written out in
 // spatial order, is near one; random insertion of the order of the domain).
 // Collective.
-bool gidOrderIsScattered(std::vector<Body> bodies, const Comm& comm) {
-  std::sort(bodies.begin(), bodies.end(), byGid);
+bool gidOrderIsScattered(const std::vector<Body>& bodies, const Comm& comm) {
+  std::vector<std::pair<GlobalId, Vec3>> by_gid(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) by_gid[i] = {bodies[i].gid, bodies[i].position};
+  std::sort(by_gid.begin(), by_gid.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
   const double cell = usableCell(globalMax(comm, largestDiameter(bodies)));
   constexpr double kCap = 16.0;  // one far jump must not outweigh many near steps
   double sum = 0.0;
-  for (std::size_t i = 1; i < bodies.size(); ++i) {
-    const double cells = (bodies[i].position - bodies[i - 1].position).norm() / cell;
+  for (std::size_t i = 1; i < by_gid.size(); ++i) {
+    const double cells = (by_gid[i].second - by_gid[i - 1].second).norm() / cell;
     sum += std::isfinite(cells) ? std::min(cells, kCap) : kCap;
   }
-  const long steps = globalSum(comm, static_cast<long>(bodies.size() > 1 ? bodies.size() - 1 : 0));
+  const long steps = globalSum(comm, static_cast<long>(by_gid.size() > 1 ? by_gid.size() - 1 : 0));
   sum = globalSum(comm, sum);
   return steps > 0 && sum > 3.0 * static_cast<double>(steps);
 }
