@@ -205,9 +205,9 @@ TEST(SpatialBodyOrder, NeighboursInSpaceAreNearInMemory) {
   EXPECT_EQ(spatial.bodies()[0].gid, moved);
   spatial.maybeSortSpatially(40);
   EXPECT_NE(spatial.bodies()[0].gid, moved);
-  EXPECT_GE(spatial.bodies()[spatial.numOwned() - 2].gid == moved ||
-                spatial.bodies()[spatial.numOwned() - 1].gid == moved,
-            true);
+  EXPECT_TRUE(spatial.bodies()[spatial.numOwned() - 2].gid == moved ||
+              spatial.bodies()[spatial.numOwned() - 1].gid == moved)
+      << "the moved body should sit at the end of this rank's order";
 }
 
 // parallel.body_order: auto (the default) takes the spatial order when bodies
@@ -236,8 +236,8 @@ TEST(SpatialBodyOrder, AutoDecidesFromTheInputOrder) {
   BodyDomain from_ordered(comm, myBlock(in_order, *comm), defaults);
   EXPECT_EQ(from_scattered.bodyOrder(), BodyOrder::Spatial);
   EXPECT_EQ(from_ordered.bodyOrder(), BodyOrder::Gid);
-  EXPECT_EQ(from_scattered.layout().spatial_order, true);
-  EXPECT_EQ(from_ordered.layout().spatial_order, false);
+  EXPECT_TRUE(from_scattered.layout().spatial_order);
+  EXPECT_FALSE(from_ordered.layout().spatial_order);
 }
 
 // The same with the spatial body order on the world: the order changes only
