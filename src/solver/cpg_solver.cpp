@@ -51,8 +51,6 @@
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
 
-#include <Teuchos_CommHelpers.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -86,9 +84,7 @@ std::pair<double, double> dots(const Vector& a, const Vector& b, const Vector& c
     ab += pa[i] * pb[i];
     cd += pc[i] * pd[i];
   }
-  double local[2] = {ab + extra_ab, cd + extra_cd};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*a.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
+  const auto global = globalSums<2>(a, {ab + extra_ab, cd + extra_cd});
   return {global[0], global[1]};
 }
 
@@ -113,9 +109,7 @@ std::pair<double, double> descentDots(const Vector& r, const Vector& rh, const V
     rp += prh[i] * pp[i] + (beta != 0.0 ? beta * (pr[i] - prh[i]) * pprev[i] : 0.0);
     curvature += pp[i] * pAp[i];
   }
-  double local[2] = {rp, curvature + extra};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*r.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
+  const auto global = globalSums<2>(r, {rp, curvature + extra});
   return {global[0], global[1]};
 }
 
@@ -295,9 +289,7 @@ class FeasibleSet {
       }
       change -= rounding;
     }
-    double local[3] = {change, predicted, noise};
-    double global[3] = {0.0, 0.0, 0.0};
-    Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, local, global);
+    const auto global = globalSums<3>(x, {change, predicted, noise});
     return global[0] <= -kSigma * std::max(global[1], 0.0) + kRounding * global[2];
   }
 

@@ -82,7 +82,7 @@ double scaledLipschitzEstimate(const DiagonalMetric& metric, const Vector& d, co
     image += a * a;
     length += l * l;
   }
-  const auto [image_squared, length_squared] = globalSums(d, image, length);
+  const auto [image_squared, length_squared] = globalSums<2>(d, {image, length});
   return length_squared > 0.0 ? std::sqrt(image_squared / length_squared) : 0.0;
 }
 

@@ -12,7 +12,6 @@ namespace {
 using Index = long long;
 using MVT = Belos::MultiVecTraits<double, MultiVector>;
 
-const double* ro(const Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadOnly).data(); }
 Index length(const Vector& v) { return static_cast<Index>(v.getLocalLength()); }
 
 }  // namespace
@@ -59,9 +58,9 @@ double MinresLoopControl::krylovObjective() const {
 void MinresLoopControl::prepareDirection() {
   A_->apply(*w_, Aw_);
   ++applies_;
-  const double* pw = ro(*w_);
-  const double* pAw = ro(Aw_);
-  const double* pr = ro(*r_);
+  const double* pw = readOnly(*w_);
+  const double* pAw = readOnly(Aw_);
+  const double* pr = readOnly(*r_);
   const Index n = length(*w_);
   double wAw = 0.0, rw_dot = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : wAw, rw_dot)

@@ -66,7 +66,6 @@ namespace {
 using Index = long long;
 using BelosProblem = Belos::LinearProblem<double, MultiVector, Operator>;
 
-const double* ro(const Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadOnly).data(); }
 double* wo(Vector& v) { return v.getLocalViewHost(Tpetra::Access::OverwriteAll).data(); }
 Index length(const Vector& v) { return static_cast<Index>(v.getLocalLength()); }
 
@@ -161,8 +160,8 @@ class GpminresRun {
 
 std::pair<double, double> GpminresRun::projectedStep(const Vector& v, const Vector& Av,
                                                      double alpha) {
-  const double* px = ro(x_);
-  const double* pv = ro(v);
+  const double* px = readOnly(x_);
+  const double* pv = readOnly(v);
   double* ps = wo(s_);
   const Index n = length(x_);
   double clipped = 0.0;
@@ -178,9 +177,9 @@ std::pair<double, double> GpminresRun::projectedStep(const Vector& v, const Vect
   } else {
     As_.update(alpha, Av, 0.0);
   }
-  const double* pAs = ro(As_);
-  const double* pAx = ro(Ax_);
-  const double* pb = ro(*qp_.b);
+  const double* pAs = readOnly(As_);
+  const double* pAx = readOnly(Ax_);
+  const double* pb = readOnly(*qp_.b);
   double gs = 0.0, sAs = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : gs, sAs)
   for (Index i = 0; i < n; ++i) {
@@ -193,8 +192,8 @@ std::pair<double, double> GpminresRun::projectedStep(const Vector& v, const Vect
 
 double GpminresRun::firstBreakpoint() const {
   const double inf = std::numeric_limits<double>::infinity();
-  const double* px = ro(x_);
-  const double* pp = ro(p_);
+  const double* px = readOnly(x_);
+  const double* pp = readOnly(p_);
   const Index n = length(x_);
   double step = inf;
 #pragma omp parallel for schedule(static) reduction(min : step)
@@ -210,15 +209,15 @@ double GpminresRun::firstBreakpoint() const {
 
 // Lines (3)-(14): projected gradient steps from y^(0) = gamma^(k) (kept in x).
 void GpminresRun::gradientProjection() {
-  const double* pb = ro(*qp_.b);
+  const double* pb = readOnly(*qp_.b);
   const Index n = length(x_);
   double max_decrease = 0.0;
   for (int j = 0; j < o_.gp_steps; ++j) {
     // p = projected gradient (eq. 14) at y^(j); A(y^(j)) remembered for eq. (17).
     double pp_local = 0.0;
     {
-      const double* px = ro(x_);
-      const double* pAx = ro(Ax_);
+      const double* px = readOnly(x_);
+      const double* pAx = readOnly(Ax_);
       double* pp = wo(p_);
 #pragma omp parallel for schedule(static) reduction(+ : pp_local)
       for (Index i = 0; i < n; ++i) {
@@ -259,7 +258,7 @@ void GpminresRun::gradientProjection() {
     // Line (9), eq. (17): the step left the active set unchanged.
     bool same = true;
     {
-      const double* px = ro(x_);
+      const double* px = readOnly(x_);
 #pragma omp parallel for schedule(static) reduction(&& : same)
       for (Index i = 0; i < n; ++i) {
         const auto k = static_cast<std::size_t>(i);
@@ -278,9 +277,9 @@ void GpminresRun::gradientProjection() {
 // full-length vector), MINRES on Z^T A Z w = -r from w = 0, with the
 // projected searches run by the status test.
 void GpminresRun::minresPhase() {
-  const double* px = ro(x_);
-  const double* pAx = ro(Ax_);
-  const double* pb = ro(*qp_.b);
+  const double* px = readOnly(x_);
+  const double* pAx = readOnly(Ax_);
+  const double* pb = readOnly(*qp_.b);
   double* pr = wo(*r_);
   double* pc = wo(*c_);
   const Index n = length(x_);
@@ -339,9 +338,9 @@ bool GpminresRun::projectedSearch(double eta2) {
   // Line (35): active set == binding set at gamma^(k+1).
   const Vector& x = candidate_ ? xc_ : x_;
   const Vector& Ax = candidate_ ? Axc_ : Ax_;
-  const double* px = ro(x);
-  const double* pAx = ro(Ax);
-  const double* pb = ro(*qp_.b);
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = readOnly(*qp_.b);
   const Index n = length(x);
   bool same = true;
 #pragma omp parallel for schedule(static) reduction(&& : same)

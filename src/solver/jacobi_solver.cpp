@@ -36,6 +36,7 @@
 #include "solver_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -89,9 +90,9 @@ std::vector<double> contactEtas(const QuadraticProgram& qp, const Vector& like) 
 /// out = lambda Pi_K(x - omega B (Ax + b)) + (1 - lambda) x  (eq. 12), local entries.
 void jacobiStep(const ConeSet& cones, const std::vector<double>& eta, double omega, double lambda,
                 const Vector& x, const Vector& Ax, const Vector& b, Vector& out) {
-  const double* px = x.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double* pAx = Ax.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double* pb = b.getLocalViewHost(Tpetra::Access::ReadOnly).data();
+  const double* px = readOnly(x);
+  const double* pAx = readOnly(Ax);
+  const double* pb = readOnly(b);
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
   const int block = cones.blockSize();
   const Index contacts = static_cast<Index>(cones.localContacts());
@@ -112,12 +113,12 @@ void jacobiStep(const ConeSet& cones, const std::vector<double>& eta, double ome
 }
 
 /// Global ( d.A d, d.B^-1 d ) with d = x1 - x0, A d = Ax1 - Ax0, in one reduction.
-std::pair<double, double> stepCurvature(const std::vector<double>& eta, int block, const Vector& x1,
-                                        const Vector& x0, const Vector& Ax1, const Vector& Ax0) {
-  const double* p1 = x1.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double* p0 = x0.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double* pA1 = Ax1.getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double* pA0 = Ax0.getLocalViewHost(Tpetra::Access::ReadOnly).data();
+std::array<double, 2> stepCurvature(const std::vector<double>& eta, int block, const Vector& x1,
+                                    const Vector& x0, const Vector& Ax1, const Vector& Ax0) {
+  const double* p1 = readOnly(x1);
+  const double* p0 = readOnly(x0);
+  const double* pA1 = readOnly(Ax1);
+  const double* pA0 = readOnly(Ax0);
   const Index n = static_cast<Index>(x1.getLocalLength());
   double curvature = 0.0;
   double metric = 0.0;
@@ -127,7 +128,7 @@ std::pair<double, double> stepCurvature(const std::vector<double>& eta, int bloc
     curvature += d * (pA1[i] - pA0[i]);
     metric += d * d / eta[static_cast<std::size_t>(i / block)];
   }
-  return globalSums(x1, curvature, metric);
+  return globalSums<2>(x1, {curvature, metric});
 }
 
 SolveReport JacobiSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {

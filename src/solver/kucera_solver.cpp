@@ -33,7 +33,6 @@ namespace {
 
 using Index = long long;
 
-const double* ro(const Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadOnly).data(); }
 double* rw(Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadWrite).data(); }
 double* wo(Vector& v) { return v.getLocalViewHost(Tpetra::Access::OverwriteAll).data(); }
 Index length(const Vector& v) { return static_cast<Index>(v.getLocalLength()); }
@@ -113,8 +112,8 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
 
   // p = phi(x): the gradient on the free set (eq. 28).
   auto free_gradient = [&]() {
-    const double* px = ro(x);
-    const double* pg = ro(g);
+    const double* px = readOnly(x);
+    const double* pg = readOnly(g);
     double* pp = wo(p);
 #pragma omp parallel for schedule(static)
     for (Index i = 0; i < n; ++i)
@@ -127,8 +126,8 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
   auto projected_step = [&](bool on_free_set) {
     for (int attempt = 0;; ++attempt) {
       {
-        const double* pf = ro(x_from);
-        const double* pgf = ro(g_from);
+        const double* pf = readOnly(x_from);
+        const double* pgf = readOnly(g_from);
         double* px = wo(x);
 #pragma omp parallel for schedule(static)
         for (Index i = 0; i < n; ++i) {
@@ -139,10 +138,10 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
       }
       fresh_gradient();
       // q(x) - q(x_from) = (x - x_from).(g(x_from) + g(x)) / 2, exact for a quadratic.
-      const double* px = ro(x);
-      const double* pf = ro(x_from);
-      const double* pg = ro(g);
-      const double* pgf = ro(g_from);
+      const double* px = readOnly(x);
+      const double* pf = readOnly(x_from);
+      const double* pg = readOnly(g);
+      const double* pgf = readOnly(g_from);
       double change = 0.0, scale = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : change, scale)
       for (Index i = 0; i < n; ++i) {
@@ -165,8 +164,8 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
     // Line 5: beta~.g <= Gamma^2 phi~.g (strict proportionality).
     double beta_g = 0.0, phi_g = 0.0;
     {
-      const double* px = ro(x);
-      const double* pg = ro(g);
+      const double* px = readOnly(x);
+      const double* pg = readOnly(g);
 #pragma omp parallel for schedule(static) reduction(+ : beta_g, phi_g)
       for (Index i = 0; i < n; ++i) {
         const auto k_i = static_cast<std::size_t>(i);
@@ -181,10 +180,10 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
       // Lines 6-7: CG step length and the feasible step along -p.
       double pAp = 0.0, gp = 0.0, feasible = inf;
       {
-        const double* px = ro(x);
-        const double* pp = ro(p);
-        const double* pAp_v = ro(Ap);
-        const double* pg = ro(g);
+        const double* px = readOnly(x);
+        const double* pp = readOnly(p);
+        const double* pAp_v = readOnly(Ap);
+        const double* pg = readOnly(g);
 #pragma omp parallel for schedule(static) reduction(+ : pAp, gp) reduction(min : feasible)
         for (Index i = 0; i < n; ++i) {
           const auto k_i = static_cast<std::size_t>(i);
@@ -203,8 +202,8 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
         g.update(-alpha_cg, Ap, 1.0);
         g_recurred = true;
         double* px = rw(x);
-        const double* pg = ro(g);
-        const double* pAp_v = ro(Ap);
+        const double* pg = readOnly(g);
+        const double* pAp_v = readOnly(Ap);
         double phi_Ap = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : phi_Ap)
         for (Index i = 0; i < n; ++i) {
@@ -226,10 +225,10 @@ SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
         // CG step only happens for a problem unbounded below: no move.)
         const double step = std::isfinite(alpha_f) ? alpha_f : 0.0;
         {
-          const double* px = ro(x);
-          const double* pp = ro(p);
-          const double* pg = ro(g);
-          const double* pAp_v = ro(Ap);
+          const double* px = readOnly(x);
+          const double* pp = readOnly(p);
+          const double* pg = readOnly(g);
+          const double* pAp_v = readOnly(Ap);
           double* pf = wo(x_from);
           double* pgf = wo(g_from);
 #pragma omp parallel for schedule(static)

@@ -4,6 +4,7 @@
 // [-mu nb, mu nb] for the tangential unknowns), and the small global
 // reductions the active-set solvers (gpminres, kucera) need. Internal to src/solver.
 #include "grains/solver/quadratic_program.hpp"
+#include "solver_kernels.hpp"  // globalSums, readOnly
 
 #include <Teuchos_CommHelpers.hpp>
 
@@ -57,15 +58,6 @@ struct SeparableBounds {
     return gradient;
   }
 };
-
-/// Sums of N local values over the ranks of v's map, in one reduction.
-template <std::size_t N>
-std::array<double, N> globalSums(const Vector& v, const std::array<double, N>& local) {
-  std::array<double, N> global{};
-  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_SUM, static_cast<int>(N), local.data(),
-                     global.data());
-  return global;
-}
 
 inline double globalMinimum(const Vector& v, double local) {
   double global = 0.0;

@@ -157,13 +157,6 @@ double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {
   return globalSum(x, local);
 }
 
-std::pair<double, double> globalSums(const Vector& v, double a, double b) {
-  double local[2] = {a, b};
-  double global[2] = {0.0, 0.0};
-  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_SUM, 2, local, global);
-  return {global[0], global[1]};
-}
-
 namespace {
 
 template <bool Scaled>
@@ -202,9 +195,7 @@ TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Ve
   const TrialStep local = inverse_scale
                               ? localTrialStep<true>(n, px, py, pAx, pAy, inverse_scale, pb, pz)
                               : localTrialStep<false>(n, px, py, pAx, pAy, nullptr, pb, pz);
-  double sums[3] = {local.curvature, local.length, local.restart};
-  double global[3] = {0.0, 0.0, 0.0};
-  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, sums, global);
+  const auto global = globalSums<3>(x, {local.curvature, local.length, local.restart});
   return {global[0], global[1], global[2]};
 }
 
@@ -221,10 +212,7 @@ std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
     sy += ps[i] * py[i];
     yy += py[i] * py[i];
   }
-  double local[3] = {ss, sy, yy};
-  std::array<double, 3> global{0.0, 0.0, 0.0};
-  Teuchos::reduceAll(*s.getMap()->getComm(), Teuchos::REDUCE_SUM, 3, local, global.data());
-  return global;
+  return globalSums<3>(s, {ss, sy, yy});
 }
 
 void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,

@@ -7,7 +7,10 @@
 #include "grains/solver/quadratic_program.hpp"
 #include "grains/solver/solver.hpp"
 
+#include <Teuchos_CommHelpers.hpp>
+
 #include <array>
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -36,8 +39,14 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
 /// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x).
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);
 
-/// Global sums (a, b) over the ranks of v's map, in one reduction.
-std::pair<double, double> globalSums(const Vector& v, double a, double b);
+/// Sums of N local values over the ranks of v's map, in one reduction.
+template <std::size_t N>
+std::array<double, N> globalSums(const Vector& v, const std::array<double, N>& local) {
+  std::array<double, N> global{};
+  Teuchos::reduceAll(*v.getMap()->getComm(), Teuchos::REDUCE_SUM, static_cast<int>(N), local.data(),
+                     global.data());
+  return global;
+}
 
 /// What APGD needs of a trial step x from the extrapolated point y (previous
 /// iterate z), as global sums in one pass and one reduction:
