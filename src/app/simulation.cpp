@@ -57,6 +57,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   }
   s.method = config.contact.method;
   s.subspheres = config.contact.subspheres;
+  s.subsphere_buffer = config.contact.subsphere_buffer;
   s.overlap_tolerance = config.contact.overlap_tolerance;
   s.max_recursions = config.contact.max_recursions;
   s.adaptive_envelope = config.contact.adaptive_envelope;

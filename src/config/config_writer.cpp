@@ -197,6 +197,7 @@ std::string configToYaml(const SimulationConfig& c) {
           : c.contact.method == ConstraintMethod::Relcp     ? "relcp"
                                                             : "single");
   out << YAML::Key << "subspheres" << YAML::Value << c.contact.subspheres;
+  out << YAML::Key << "subsphere_buffer" << YAML::Value << num(c.contact.subsphere_buffer);
   out << YAML::Key << "overlap_tolerance" << YAML::Value << num(c.contact.overlap_tolerance);
   out << YAML::Key << "max_recursions" << YAML::Value << c.contact.max_recursions;
   out << YAML::Key << "adaptive_envelope" << YAML::Value << c.contact.adaptive_envelope;
@@ -300,7 +301,8 @@ contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = friction
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),
             method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
-            ellipsoids), overlap_tolerance (>0, 1e-5), max_recursions (int >=1, 50),
+            ellipsoids), subsphere_buffer (>=0, 0), overlap_tolerance (>0, 1e-5),
+            max_recursions (int >=1, 50),
             adaptive_envelope (bool, true; false needs method relcp),
             predict_contacts (bool, true; with adaptive_envelope false)
 force_field: type (none|compaction|extension, none), strength (>=0, 1), center ([0,0,0])

@@ -65,6 +65,7 @@ ContactSection parseContact(MapReader s) {
                                        : ConstraintMethod::Single;
   out.subspheres =
       static_cast<int>(s.integer("subspheres", out.subspheres, Range::closed(1.0, 1000.0)));
+  out.subsphere_buffer = s.number("subsphere_buffer", out.subsphere_buffer, Range::nonNegative());
   out.overlap_tolerance = s.number("overlap_tolerance", out.overlap_tolerance, Range::positive());
   out.max_recursions = static_cast<int>(
       s.integer("max_recursions", out.max_recursions,

@@ -25,16 +25,28 @@ std::vector<WorldSphere> worldSpheres(const Body& b, int count) {
 
 std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
                                                const std::vector<Wall>& walls,
-                                               const DetectionSettings& settings, int count,
+                                               const DetectionSettings& settings,
+                                               const MultisphereSettings& multisphere,
                                                DetectionTimes* times) {
   const double start = MPI_Wtime();  // sub-sphere placement counts as narrow phase
   const auto& bodies = domain.bodies();
   const std::size_t num_owned = domain.numOwned();
   std::vector<std::vector<WorldSphere>> spheres(bodies.size());
-  parallelFor(bodies.size(), [&](std::size_t i) { spheres[i] = worldSpheres(bodies[i], count); });
+  parallelFor(bodies.size(),
+              [&](std::size_t i) { spheres[i] = worldSpheres(bodies[i], multisphere.count); });
+  // A sub-sphere pair within the buffer has r_i + r_j <= 2 x the largest
+  // sub-sphere radius of the bodies this rank sees (both bodies are among them).
+  double largest = 0.0;
+  for (const auto& body_spheres : spheres)
+    for (const WorldSphere& s : body_spheres) largest = std::max(largest, s.radius);
+  const double buffer = multisphere.buffer;
+  auto within = [&](double gap, double radii) {
+    return gap <= std::max(settings.envelope, buffer * radii);
+  };
 
   const double search_start = MPI_Wtime();
-  const auto pairs = findNeighbourPairs(bodies, num_owned, settings.envelope);
+  const auto pairs =
+      findNeighbourPairs(bodies, num_owned, std::max(settings.envelope, 2.0 * buffer * largest));
   const double searched = MPI_Wtime();
   std::vector<Contact> contacts =
       parallelCollect<Contact>(pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
@@ -46,7 +58,7 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
           for (std::size_t q = 0; q < sb.size(); ++q) {
             const ContactGeometry g =
                 sphereSphere(sa[p].center, sa[p].radius, sb[q].center, sb[q].radius);
-            if (g.gap > settings.envelope) continue;
+            if (!within(g.gap, sa[p].radius + sb[q].radius)) continue;
             out.push_back(
                 pairContact(bodies, a, b, g, settings.mu,
                             subSpherePairIndex(static_cast<int>(p), static_cast<int>(q))));
@@ -59,7 +71,7 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
           for (std::size_t p = 0; p < spheres[i].size(); ++p) {
             const ContactGeometry g =
                 wallSphere(walls[w], spheres[i][p].center, spheres[i][p].radius);
-            if (g.gap > settings.envelope) continue;
+            if (!within(g.gap, 2.0 * spheres[i][p].radius)) continue;
             out.push_back(wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g,
                                       settings.mu, static_cast<std::int64_t>(p)));
           }

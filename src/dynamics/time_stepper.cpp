@@ -39,7 +39,8 @@ std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain,
                                                       const DetectionSettings& detection,
                                                       DetectionTimes* times) const {
   if (settings_.method == ConstraintMethod::Multisphere)
-    return detectMultisphereContacts(domain, walls_, detection, settings_.subspheres, times);
+    return detectMultisphereContacts(domain, walls_, detection,
+                                     {settings_.subspheres, settings_.subsphere_buffer}, times);
   return detectContacts(domain, walls_, detection, times);
 }
 
@@ -111,7 +112,13 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   // beyond the envelope: pairs are searched, and ghosts kept, that far.
   const bool predicting = !settings_.adaptive_envelope && settings_.predict_contacts;
   const double predicted_reach = settings_.envelope + kEnvelopeSafety * approach;
-  domain.refreshGhosts(2.0 * max_radius + (predicting ? std::max(reach, predicted_reach) : reach));
+  // LCP-MS's buffer reaches up to buffer x 2 sub-sphere radii (each at most
+  // the bounding radius) beyond the sub-spheres.
+  const double buffer_reach = settings_.method == ConstraintMethod::Multisphere
+                                  ? 2.0 * settings_.subsphere_buffer * max_radius
+                                  : 0.0;
+  domain.refreshGhosts(2.0 * max_radius +
+                       std::max({reach, buffer_reach, predicting ? predicted_reach : 0.0}));
   lap(report.time_domain);
 
   DetectionSettings detection{last_envelope_, settings_.mu};

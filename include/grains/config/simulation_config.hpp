@@ -86,6 +86,9 @@ struct ContactSection {
   /// How non-spherical pairs are constrained (seed 004 sections 2.5 and 3).
   ConstraintMethod method = ConstraintMethod::Single;
   int subspheres = 7;  ///< multisphere: sub-spheres per body (>= 1; odd for ellipsoids)
+  /// multisphere: also constrain sub-sphere pairs closer than this multiple
+  /// of their radii's sum (>= 0; SimToolBox's colBuf).
+  double subsphere_buffer = 0.0;
   /// relcp: stop recursing when no true overlap exceeds this [m] (> 0).
   double overlap_tolerance = 1e-5;
   int max_recursions = 50;  ///< relcp: LCP solves per step at most (>= 1)

@@ -13,11 +13,22 @@ inline std::int64_t subSpherePairIndex(int i, int j) {
   return static_cast<std::int64_t>(i) * 65536 + j;
 }
 
-/// Constraints between sub-spheres, sorted by key. `count` sub-spheres per
-/// non-spherical body (spheres are their own single sub-sphere).
+/// How LCP-MS decomposes the bodies and which sub-sphere pairs it constrains.
+struct MultisphereSettings {
+  int count = 7;  ///< sub-spheres per non-spherical body (spheres are their own one)
+  /// Besides the pairs within the envelope, constrain the sub-sphere pairs
+  /// whose gap is below buffer x (r_i + r_j), and sub-spheres closer to a wall
+  /// than buffer x 2 r_i: the collision buffer relative to the radii of
+  /// SimToolBox (colBuf), the code seed 004's LCP-MS ran in.
+  double buffer = 0.0;
+};
+
+/// Constraints between sub-spheres, sorted by key for parallel.body_order:
+/// gid, in body order for spatial.
 std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
                                                const std::vector<Wall>& walls,
-                                               const DetectionSettings& settings, int count,
+                                               const DetectionSettings& settings,
+                                               const MultisphereSettings& multisphere,
                                                DetectionTimes* times = nullptr);
 
 /// Gap of a multisphere constraint `c` with the bodies where they stand now,

@@ -30,6 +30,9 @@ struct StepperSettings {
   int subspheres = 7;               ///< multisphere: sub-spheres per body
   double overlap_tolerance = 1e-5;  ///< relcp: largest accepted true overlap [m]
   int max_recursions = 50;          ///< relcp: LCP solves per step at most
+  /// multisphere: sub-sphere pairs are also constrained up to this multiple
+  /// of their radii's sum (MultisphereSettings::buffer).
+  double subsphere_buffer = 0.0;
   /// false (relcp only): detect within `envelope` and leave the contacts the
   /// step creates to the recursion; the halo still covers the largest approach.
   bool adaptive_envelope = true;

@@ -45,6 +45,7 @@ TEST(ConfigShapes, DefaultsOfTheNewKeys) {
   EXPECT_FALSE(c.bodies.volume_fraction.has_value());
   EXPECT_EQ(c.contact.method, ConstraintMethod::Single);
   EXPECT_EQ(c.contact.subspheres, 7);
+  EXPECT_DOUBLE_EQ(c.contact.subsphere_buffer, 0.0);
   EXPECT_DOUBLE_EQ(c.contact.overlap_tolerance, 1e-5);
   EXPECT_EQ(c.contact.max_recursions, 50);
   EXPECT_EQ(c.force_field.kind, ForceFieldKind::None);
@@ -188,10 +189,14 @@ TEST(ConfigShapes, ForceFieldErrors) {
 }
 
 TEST(ConfigShapes, ContactMethods) {
-  const SimulationConfig m = load(kBase, {"contact.method=multisphere", "contact.subspheres=13"});
+  const SimulationConfig m = load(kBase, {"contact.method=multisphere", "contact.subspheres=13",
+                                          "contact.subsphere_buffer=0.3"});
   EXPECT_EQ(m.contact.method, ConstraintMethod::Multisphere);
   EXPECT_EQ(m.contact.subspheres, 13);
+  EXPECT_DOUBLE_EQ(m.contact.subsphere_buffer, 0.3);
   expectRoundTrip(m);
+  expectContains(errorOf(kBase, {"contact.subsphere_buffer=-0.1"}),
+                 {"contact.subsphere_buffer = -0.1", "a number >= 0"});
   const SimulationConfig r = load(kBase, {"contact.method=relcp", "contact.overlap_tolerance=1e-4",
                                           "contact.max_recursions=20"});
   EXPECT_EQ(r.contact.method, ConstraintMethod::Relcp);
@@ -288,10 +293,11 @@ TEST(ConfigShapes, ExtraBodyErrorsNameTheKey) {
 
 TEST(ConfigShapes, SchemaSummaryListsTheNewKeys) {
   const std::string text = describeSchema();
-  for (const char* key : {"overdamped", "drag", "ellipsoid", "torus", "semi_axes", "major_radius",
-                          "random_orientation", "volume_fraction", "chainmail", "rings_x",
-                          "multisphere", "relcp", "subspheres", "overlap_tolerance",
-                          "max_recursions", "force_field:", "compaction", "orientation"}) {
+  for (const char* key :
+       {"overdamped", "drag", "ellipsoid", "torus", "semi_axes", "major_radius",
+        "random_orientation", "volume_fraction", "chainmail", "rings_x", "multisphere", "relcp",
+        "subspheres", "subsphere_buffer", "overlap_tolerance", "max_recursions",
+        "force_field:", "compaction", "orientation"}) {
     EXPECT_NE(text.find(key), std::string::npos) << key;
   }
 }

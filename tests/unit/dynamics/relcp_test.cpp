@@ -319,6 +319,33 @@ TEST(Multisphere, CapsuleOnTheFloorGetsOneConstraintPerSubSphere) {
   EXPECT_NEAR(domain.bodies()[0].position.z(), 0.1, 1e-9);
 }
 
+// The sub-sphere buffer (SimToolBox's colBuf) adds exactly the sub-sphere
+// pairs closer than buffer x (r_i + r_j), and they carry no force while the
+// step does not close them. Two parallel capsules of 3 sub-spheres
+// (radius 0.1, 0.5 apart along the axis) lie 0.05 apart: every sub-sphere
+// pair has r_i + r_j = 0.2, the aligned pairs a gap of 0.05, the neighbours
+// sqrt(0.5^2 + 0.25^2) - 0.2 = 0.359, the far ones sqrt(1 + 0.25^2) - 0.2 = 0.831.
+TEST(Multisphere, BufferAddsThePairsWithinItsMultipleOfTheRadii) {
+  const auto count = [](double buffer) {
+    Body a = makeSpherocylinder(0, 0.1, 0.5, 1.0, Vec3(0, 0, 0), Vec3::UnitX());
+    Body b = makeSpherocylinder(1, 0.1, 0.5, 1.0, Vec3(0, 0.25, 0), Vec3::UnitX());
+    BodyDomain domain(Tpetra::getDefaultComm(), {a, b});
+    StepperSettings s = overdamped(0.01, ConstraintMethod::Multisphere);
+    s.subspheres = 3;
+    s.envelope = 0.06;
+    s.subsphere_buffer = buffer;
+    TimeStepper stepper(s, {}, makeSolver());
+    const auto report = stepper.step(domain, 0);
+    EXPECT_NEAR(domain.bodies()[0].position.y(), 0.0, 1e-12);  // nothing pushes them
+    return report.contacts;
+  };
+  EXPECT_EQ(count(0.0), 3);  // the envelope: the aligned pairs only
+  EXPECT_EQ(count(1.7), 3);  // 0.34 < 0.359
+  EXPECT_EQ(count(1.9), 7);  // 0.38 > 0.359: + 4 neighbour pairs
+  EXPECT_EQ(count(4.1), 7);  // 0.82 < 0.831
+  EXPECT_EQ(count(4.2), 9);  // 0.84 > 0.831: all nine
+}
+
 // Two parallel ellipsoids pressed side by side with their centres offset
 // along the long axis: 3 sub-spheres keep apart (their constraints hold),
 // the true surfaces sink into the dip between the sub-spheres.
