@@ -16,6 +16,7 @@
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <string>
 #endif
 
 namespace {
@@ -115,6 +116,13 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
   return 0;
 }
 
+// One write per message: std::cerr writes each << piece separately, and
+// mpirun may interleave another rank's output between the pieces.
+void reportError(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,18 +136,18 @@ int main(int argc, char** argv) {
     return runCommand(cl, comm);
   } catch (const grains::UsageError& e) {
     // Deterministic on every rank: each rank returns the same code.
-    if (root) std::cerr << "grains: error: " << e.what() << "\n(see grains --help)\n";
+    if (root) reportError(std::string("grains: error: ") + e.what() + "\n(see grains --help)\n");
     return kExitUsage;
   } catch (const grains::RunFault& e) {
     // Detected on every rank together: reported once, no abort needed.
-    if (root) std::cerr << "grains: error: " << e.what() << "\n";
+    if (root) reportError(std::string("grains: error: ") + e.what() + "\n");
     return kExitRuntime;
   } catch (const grains::ConfigError& e) {
-    if (root) std::cerr << "grains: error: " << e.what() << "\n";
+    if (root) reportError(std::string("grains: error: ") + e.what() + "\n");
     return kExitUsage;
   } catch (const std::exception& e) {
     // May have happened on one rank only: report it from that rank and abort all.
-    std::cerr << "grains: error (rank " << comm->getRank() << "): " << e.what() << "\n";
+    reportError("grains: error (rank " + std::to_string(comm->getRank()) + "): " + e.what() + "\n");
     if (comm->getSize() > 1) MPI_Abort(MPI_COMM_WORLD, kExitRuntime);
     return kExitRuntime;
   }
