@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #ifdef __GLIBC__
 #include <malloc.h>
-#include <string>
 #endif
 
 namespace {

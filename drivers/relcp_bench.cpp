@@ -103,6 +103,16 @@ struct Trajectory {
   double max_true_overlap = 0.0;
   double seconds = 0.0;
   long steps = 0;
+
+  // The totals and worst values of several runs (not their samples).
+  void add(const Trajectory& t) {
+    max_recursions = std::max(max_recursions, t.max_recursions);
+    max_true_overlap = std::max(max_true_overlap, t.max_true_overlap);
+    constraints += t.constraints;
+    iterations += t.iterations;
+    seconds += t.seconds;
+    steps += t.steps;
+  }
 };
 
 Trajectory runEllipsoids(RCP<const Comm> comm, double offset, double dt, ConstraintMethod method,
@@ -182,10 +192,7 @@ int ellipsoids(RCP<const Comm> comm, const Options& o) {
   Trajectory worst_ref;
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     dump("reference", offsets[i], refs[i]);
-    worst_ref.steps += refs[i].steps;
-    worst_ref.seconds += refs[i].seconds;
-    worst_ref.max_recursions = std::max(worst_ref.max_recursions, refs[i].max_recursions);
-    worst_ref.max_true_overlap = std::max(worst_ref.max_true_overlap, refs[i].max_true_overlap);
+    worst_ref.add(refs[i]);
   }
   if (root) {
     std::printf(
@@ -210,12 +217,7 @@ int ellipsoids(RCP<const Comm> comm, const Options& o) {
       const Trajectory t = runEllipsoids(comm, offsets[i], dt, method, subspheres, end, h);
       dump(std::string(study) + " " + label, offsets[i], t);
       for (int c = 0; c < 3; ++c) squares[c] += std::pow(l2Error(t, refs[i], c, h), 2);
-      all.max_recursions = std::max(all.max_recursions, t.max_recursions);
-      all.max_true_overlap = std::max(all.max_true_overlap, t.max_true_overlap);
-      all.constraints += t.constraints;
-      all.iterations += t.iterations;
-      all.seconds += t.seconds;
-      all.steps += t.steps;
+      all.add(t);
     }
     if (!root) return;
     const auto n = static_cast<double>(offsets.size());
