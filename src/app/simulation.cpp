@@ -64,6 +64,8 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.predict_contacts = config.contact.predict_contacts;
   s.mu = config.contact.friction == FrictionModel::Frictionless ? 0.0 : config.contact.mu;
   s.envelope = config.contact.envelope > 0.0 ? config.contact.envelope : 0.1 * max_radius;
+  s.solver_tolerance = config.solver.settings.tolerance;
+  s.rest = config.solver.rest;
   return s;
 }
 
@@ -338,7 +340,9 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
       row.kinetic_energy = last.kinetic_energy;
       row.wall_s = wall;
       const DomainStats& d = last.domain;
-      row.extra = {{"active_contacts", static_cast<double>(last.active_contacts)},
+      row.extra = {{"kinetic_energy_translational", last.kinetic_energy_translational},
+                   {"kinetic_energy_rotational", last.kinetic_energy_rotational},
+                   {"active_contacts", static_cast<double>(last.active_contacts)},
                    {"envelope", stepper.lastEnvelope()},
                    {"bodies_min", static_cast<double>(d.bodies_min)},
                    {"bodies_max", static_cast<double>(d.bodies_max)},

@@ -184,6 +184,8 @@ SolverSection parseSolver(MapReader s, FrictionModel friction) {
                                            : UnconvergedPolicy::Warn;
   out.max_halvings =
       static_cast<int>(s.integer("max_halvings", out.max_halvings, Range::closed(1.0, 20.0)));
+  out.rest.reduction = s.number("rest_reduction", out.rest.reduction, Range::closed(0.0, 1.0));
+  out.rest.floor = s.number("rest_floor", out.rest.floor, Range::closed(0.0, 1.0));
   parseSolverOptions(s, *entry, out.settings);
   for (const auto& spec : entry->options)
     out.settings.options.emplace(spec.name, spec.default_value);

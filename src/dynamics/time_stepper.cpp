@@ -29,10 +29,19 @@ TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
         "TimeStepper: a fixed (non-adaptive) contact envelope needs the relcp method");
 }
 
+std::array<double, 2> globalKineticEnergyParts(const BodyDomain& domain) {
+  std::array<double, 2> parts{0.0, 0.0};
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    parts[0] += domain.bodies()[i].translationalKineticEnergy();
+    parts[1] += domain.bodies()[i].rotationalKineticEnergy();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, parts.data(), 2, MPI_DOUBLE, MPI_SUM, rawMpiComm(domain.comm()));
+  return parts;
+}
+
 double globalKineticEnergy(const BodyDomain& domain) {
-  double energy = 0.0;
-  for (std::size_t i = 0; i < domain.numOwned(); ++i) energy += domain.bodies()[i].kineticEnergy();
-  return globalSum(domain.comm(), energy);
+  const std::array<double, 2> parts = globalKineticEnergyParts(domain);
+  return parts[0] + parts[1];
 }
 
 std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain,
@@ -57,6 +66,15 @@ std::vector<Contact> TimeStepper::findOverlaps(const BodyDomain& domain,
   }
   max_overlap = globalMax(domain.comm(), worst);
   return deep;
+}
+
+SolveReport TimeStepper::solveStep(const QuadraticProgram& qp, Vector& gamma) const {
+  SolveReport report = solver_->solve(qp, gamma);
+  // Below the configured tolerance is converged, whatever tighter target the
+  // step set (the solver reports against the target).
+  if (solver_->toleranceScale() < 1.0)
+    report.converged = report.residual <= settings_.solver_tolerance;
+  return report;
 }
 
 StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
@@ -149,7 +167,14 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   warm_start_.fill(contacts, block, gamma);
   lap(report.time_assemble);
   const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
-  report.solve = solver_->solve(system.qp, gamma);
+  if (settings_.rest.enabled()) {
+    // One application of A: how far the warm start is from solving this step.
+    system.qp.cones.project(gamma);
+    const double warm_residual = evaluateMeasures(system.qp, gamma).residual;
+    solver_->setToleranceScale(settings_.rest.scale(warm_residual, settings_.solver_tolerance));
+  }
+  report.solve = solveStep(system.qp, gamma);
+  if (settings_.rest.enabled()) ++report.solve.operator_applies;
   lap(report.time_solve);
 
   // u = u_free + W D gamma for owned bodies (monolayer: in-plane part; exact
@@ -200,7 +225,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       }
       gamma = padded;
       lap(report.time_assemble);
-      const SolveReport again = solver_->solve(system.qp, gamma);
+      const SolveReport again = solveStep(system.qp, gamma);
       report.solve.iterations += again.iterations;
       report.solve.operator_applies += again.operator_applies;
       report.solve.residual = again.residual;
@@ -336,7 +361,10 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   // solve removes it), so only the end-of-step overlap measures the result.
   if (settings_.growth) max_overlap = 0.0;
   report.max_overlap = std::max(globalMax(comm, max_overlap), report.max_constraint_overlap);
-  report.kinetic_energy = globalKineticEnergy(domain);
+  const std::array<double, 2> energy = globalKineticEnergyParts(domain);
+  report.kinetic_energy = energy[0] + energy[1];
+  report.kinetic_energy_translational = energy[0];
+  report.kinetic_energy_rotational = energy[1];
   return report;
 }
 

@@ -53,7 +53,7 @@ class ApgdSolver final : public Solver {
 
 SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "apgd");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
   // Work vectors, allocated once per solve. x_k lives in gamma's storage or in

@@ -26,7 +26,7 @@ class BbpgdSolver final : public Solver {
 
 SolveReport BbpgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "bbpgd");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
   // Work vectors, allocated once per solve: A x (kept up to date by A s), the

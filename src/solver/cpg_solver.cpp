@@ -328,7 +328,7 @@ SolveReport CpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   }
   qp.cones.project(gamma);  // warm start onto K (throws when box/cylinder bounds are missing)
   FeasibleSet set(qp.cones);
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector& b = *qp.b;
   const auto map = gamma.getMap();
   Vector Ax(map, false), r(map, false), rh(map, false), p(map, false), Ap(map, false),

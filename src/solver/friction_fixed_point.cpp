@@ -29,6 +29,10 @@ class FrictionFixedPoint final : public Solver {
                      SolverSettings settings)
       : inner_(std::move(inner)), inner_model_(inner_model), settings_(std::move(settings)) {}
   std::string name() const override { return inner_->name(); }
+  void setToleranceScale(double scale) override {
+    Solver::setToleranceScale(scale);
+    inner_->setToleranceScale(scale);
+  }
 
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override {
     checkLayout(qp, gamma, "friction fixed point");
@@ -81,7 +85,7 @@ class FrictionFixedPoint final : public Solver {
       // Consistent bounds: relative to the largest bound, or small next to the
       // residual tolerance (the inner solves run at half of it, so the final
       // quasi-variational residual stays within the tolerance).
-      if (!(change > settings_.outer_tolerance * largest) || change <= 0.5 * settings_.tolerance) {
+      if (!(change > settings_.outer_tolerance * largest) || change <= 0.5 * scaledTolerance(settings_.tolerance)) {
         break;  // (a NaN change stops too; the measures then show it)
       }
     }
@@ -91,7 +95,7 @@ class FrictionFixedPoint final : public Solver {
     measured.cones.model = inner_model_;
     measured.cones.normal_bound.clear();
     SolveReport report = finishReport(name(), measured, gamma, gamma, total_iterations, applies,
-                                      settings_.tolerance);
+                                      scaledTolerance(settings_.tolerance));
     report.outer_iterations = outer;
     return report;
   }

@@ -358,7 +358,7 @@ bool GpminresRun::projectedSearch(double eta2) {
 SolveReport GpminresSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "gpminres");
   const SeparableBounds bounds = SeparableBounds::of(qp, "gpminres");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector* b = qp.b.get();
   qp.cones.project(gamma);  // warm start onto K
   Vector Ax(gamma.getMap(), false);

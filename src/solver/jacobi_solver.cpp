@@ -133,7 +133,7 @@ std::array<double, 2> stepCurvature(const std::vector<double>& eta, int block, c
 
 SolveReport JacobiSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "jacobi");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector& b = *qp.b;
   const auto map = gamma.getMap();
   const std::vector<double> eta = contactEtas(qp, gamma);

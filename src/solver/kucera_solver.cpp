@@ -87,7 +87,7 @@ double powerEstimate(const Operator& A, const RCP<const Map>& map, int iteration
 SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "kucera");
   const SeparableBounds bounds = SeparableBounds::of(qp, "kucera");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const auto map = gamma.getMap();
   const Index n = length(gamma);
   const double inf = std::numeric_limits<double>::infinity();

@@ -154,7 +154,7 @@ SolveReport NewtonSolver::solve(const QuadraticProgram& qp, Vector& gamma) const
   std::vector<double> lower(un), upper(un);
   qp.cones.bounds(lower.data(), upper.data());
 
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector& b = *qp.b;
   const auto map = gamma.getMap();
   Vector& x = gamma;

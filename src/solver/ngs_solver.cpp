@@ -87,7 +87,7 @@ SolveReport NgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     measured.cones.normal_bound.clear();
   }
   const ConeSet& cones = qp.cones;
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Index n_rows = sweep.localRows();
   const Index contacts = static_cast<Index>(cones.localContacts());
 

@@ -70,7 +70,7 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   RowSweep sweep(qp, gamma, "pgs", split_mass_);
   const FactoredOperator& F = sweep.factored();
   const Index n_rows = sweep.localRows();
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const bool blocks = qp.cones.blockSize() == 3;  // friction: contact-wise updates
 
   // Step per row: omega / d_ii, or omega / mean(d) over a contact's 3 rows.

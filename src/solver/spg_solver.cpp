@@ -207,7 +207,7 @@ std::array<double, 3> directionDots(const std::vector<double>& inverse, int bloc
 
 SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "spg");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector& b = *qp.b;
   const auto map = gamma.getMap();
   const int block = qp.cones.blockSize();

@@ -4,6 +4,7 @@
 #include "grains/core/body.hpp"
 #include "grains/core/types.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/dynamics/rest_tolerance.hpp"
 #include "grains/io/log_level.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
@@ -136,6 +137,9 @@ struct SolverSection {
   SolverSettings settings;  ///< tolerance, max_iterations, options (validated)
   UnconvergedPolicy on_unconverged = UnconvergedPolicy::Warn;
   int max_halvings = 3;  ///< retry: dt is halved at most this many times (1..20)
+  /// Time stepping: a step that has to iterate is solved below the tolerance
+  /// (grains/dynamics/rest_tolerance.hpp).
+  RestTolerance rest;
 };
 
 /// The region bodies must stay in; one that leaves is removed (with a

@@ -52,12 +52,13 @@ struct Body {
     return rot * inertia.cwiseInverse().asDiagonal() * rot.transpose();
   }
   double inverseMass() const { return 1.0 / mass; }
-  double kineticEnergy() const {
+  double translationalKineticEnergy() const { return 0.5 * mass * velocity.squaredNorm(); }
+  double rotationalKineticEnergy() const {
     const Mat3 rot = orientation.toRotationMatrix();
     const Vec3 omega_body = rot.transpose() * angular_velocity;
-    return 0.5 * mass * velocity.squaredNorm() +
-           0.5 * omega_body.dot(inertia.cwiseProduct(omega_body));
+    return 0.5 * omega_body.dot(inertia.cwiseProduct(omega_body));
   }
+  double kineticEnergy() const { return translationalKineticEnergy() + rotationalKineticEnergy(); }
 };
 
 // Body is sent over MPI as raw bytes: keep it free of pointers and owning

@@ -10,9 +10,11 @@
 #include "grains/constraint/warm_start.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/dynamics/growth.hpp"
+#include "grains/dynamics/rest_tolerance.hpp"
 #include "grains/parallel/body_domain.hpp"
 #include "grains/solver/solver.hpp"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -42,6 +44,10 @@ struct StepperSettings {
   /// Growing rods: lengths advance before the constraints are generated,
   /// cells divide at the end of the step (grains/dynamics/growth.hpp).
   std::optional<GrowthSettings> growth;
+  /// The solver's configured residual tolerance, and how much tighter a
+  /// step that has to iterate is solved (rest_tolerance.hpp).
+  double solver_tolerance = 1e-6;
+  RestTolerance rest;
 };
 
 /// Global (all-rank) results of one step.
@@ -64,7 +70,9 @@ struct StepReport {
   long relcp_added = 0;        ///< constraints appended by ReLCP this step
   long divisions = 0;          ///< cells that divided at the end of this step
   bool relcp_resolved = true;  ///< false: stopped at max_recursions with overlaps left
-  double kinetic_energy = 0.0;
+  double kinetic_energy = 0.0;              ///< [J] of all bodies after the step
+  double kinetic_energy_translational = 0.0;  ///< [J] sum of (1/2) m |u|^2
+  double kinetic_energy_rotational = 0.0;     ///< [J] sum of (1/2) w.J w
   long contacts_min = 0, contacts_max = 0;  ///< per rank
   double contacts_mean = 0.0;
   bool repartitioned = false;
@@ -137,6 +145,9 @@ class TimeStepper {
   std::vector<Contact> generateConstraints(const BodyDomain& domain,
                                            const DetectionSettings& detection,
                                            DetectionTimes* times) const;
+  /// The solver on one of the step's QPs; `converged` against the
+  /// configured tolerance.
+  SolveReport solveStep(const QuadraticProgram& qp, Vector& gamma) const;
   /// Collective: overlaps deeper than `tolerance` among the given bodies
   /// (domain layout), and the largest overlap of any pair (>= 0) via max_overlap.
   std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,
@@ -148,5 +159,7 @@ class TimeStepper {
 
 /// Kinetic energy of all bodies (collective).
 double globalKineticEnergy(const BodyDomain& domain);
+/// Translational and rotational parts of it, in that order (collective).
+std::array<double, 2> globalKineticEnergyParts(const BodyDomain& domain);
 
 }  // namespace grains

@@ -50,7 +50,15 @@ class Solver {
 
   void setObserver(IterationObserver observer) { observer_ = std::move(observer); }
 
+  /// The following solves stop at `scale` x the configured tolerance (1: as
+  /// configured). The time stepper tightens it near rest (rest_tolerance.hpp);
+  /// a solver that wraps another one passes the scale on.
+  virtual void setToleranceScale(double scale) { tolerance_scale_ = scale; }
+  double toleranceScale() const { return tolerance_scale_; }
+
  protected:
+  /// The residual this solve stops at.
+  double scaledTolerance(double configured) const { return configured * tolerance_scale_; }
   bool observing() const { return static_cast<bool>(observer_); }
   void observe(int iteration, const Vector& gamma) const {
     if (observer_) observer_(iteration, gamma);
@@ -58,6 +66,7 @@ class Solver {
 
  private:
   IterationObserver observer_;
+  double tolerance_scale_ = 1.0;
 };
 
 struct SolverOptionSpec {

@@ -1,0 +1,98 @@
+// A settled frictional pile has an exact solution at rest: zero velocities
+// and the previous step's impulses. A step stopped just below the tolerance
+// hands its errors to the next one; solving below the warm start's miss
+// (rest_tolerance.hpp) lets them decay and the pile come to rest.
+#include "grains/dynamics/time_stepper.hpp"
+
+#include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
+
+#include <algorithm>
+#include <random>
+
+namespace grains {
+namespace {
+
+struct RestMeasures {
+  double mean_iterations = 0.0;  ///< per step over the measured steps
+  double max_speed = 0.0;        ///< largest |u| + |w| r at the end [m/s]
+  double median_speed = 0.0;     ///< median |u| at the end [m/s]
+  double translational_energy = 0.0;
+  double peak_energy = 0.0;
+  int unconverged = 0;
+};
+
+// 100 spheres dropped into a box just wide enough for five in a row settle
+// for `settle_steps`, then `rest_steps` more are measured.
+RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int rest_steps) {
+  const double r = 0.1, m = 1.0, dt = 5e-3, half_width = 0.52;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> jitter(-0.01, 0.01);
+  std::vector<Body> bodies;
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 5; ++j)
+      for (int i = 0; i < 5; ++i)
+        bodies.push_back(makeSphere(
+            static_cast<GlobalId>(bodies.size()), r, m,
+            Vec3(-0.4 + 0.2 * i + jitter(rng), -0.4 + 0.2 * j + jitter(rng), 0.15 + 0.25 * k)));
+  BodyDomain domain(Tpetra::getDefaultComm(), bodies);
+  std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
+  for (int axis = 0; axis < 2; ++axis)
+    for (double side : {-1.0, 1.0}) {
+      Vec3 n = Vec3::Zero();
+      n[axis] = -side;
+      walls.push_back(Wall::plane(half_width * side * Vec3::Unit(axis), n));
+    }
+  StepperSettings settings;
+  settings.assembly.dt = dt;
+  settings.assembly.motion.gravity = Vec3(0, 0, -9.81);
+  settings.assembly.friction = FrictionModel::Coulomb;
+  settings.mu = 0.5;
+  settings.envelope = 0.02;
+  SolverSettings solver_settings;
+  solver_settings.tolerance = 1e-6;
+  solver_settings.max_iterations = 2000;
+  settings.solver_tolerance = solver_settings.tolerance;
+  settings.rest = rest;
+  TimeStepper stepper(settings, walls, SolverRegistry::instance().create("apgd", solver_settings));
+
+  RestMeasures out;
+  long iterations = 0;
+  for (int step = 0; step < settle_steps + rest_steps; ++step) {
+    const StepReport report = stepper.step(domain, step);
+    out.peak_energy = std::max(out.peak_energy, report.kinetic_energy);
+    if (step >= settle_steps) {
+      iterations += report.solve.iterations;
+      out.unconverged += report.solve.converged ? 0 : 1;
+      out.translational_energy = report.kinetic_energy_translational;
+    }
+  }
+  out.mean_iterations = static_cast<double>(iterations) / rest_steps;
+  std::vector<double> speeds;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    const Body& b = domain.bodies()[i];
+    speeds.push_back(b.velocity.norm());
+    out.max_speed =
+        std::max(out.max_speed, b.velocity.norm() + b.angular_velocity.norm() * b.radius);
+  }
+  std::nth_element(speeds.begin(), speeds.begin() + static_cast<long>(speeds.size() / 2),
+                   speeds.end());
+  out.median_speed = speeds[speeds.size() / 2];
+  return out;
+}
+
+TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
+  // Every step stopped just below the tolerance: one step's errors are the
+  // next step's work, and the pile jitters at about tolerance / dt.
+  const RestMeasures jittery = settleAndMeasure(RestTolerance{}, 800, 100);
+  const RestMeasures quiet = settleAndMeasure(RestTolerance::recommended(), 800, 100);
+  EXPECT_EQ(jittery.unconverged, 0);
+  EXPECT_EQ(quiet.unconverged, 0);
+  EXPECT_LT(quiet.median_speed, 1e-5);
+  EXPECT_LT(quiet.median_speed, 0.05 * jittery.median_speed)
+      << "median speed " << quiet.median_speed << " against " << jittery.median_speed;
+  EXPECT_LT(quiet.translational_energy, 0.2 * jittery.translational_energy);
+}
+
+}  // namespace
+}  // namespace grains
