@@ -45,6 +45,7 @@ import scipy.sparse as sp
 
 try:
     import cvxopt
+    import cvxopt.cholmod
     import cvxopt.solvers
 except ImportError:
     sys.exit("cvxopt_reference.py: cvxopt is missing: apt-get install python3-cvxopt "
@@ -88,10 +89,18 @@ def read_qp(qp_dir):
                    f"{', '.join(SUPPORTED_MODELS)} (box and cylinder problems need bounds "
                    "that the export does not store)")
     block = 1 if model == "frictionless" else 3
-    A = sp.csr_matrix(scipy.io.mmread(os.path.join(qp_dir, "A.mtx")))
-    b = np.asarray(sp.csr_matrix(scipy.io.mmread(os.path.join(qp_dir, "b.mtx"))).todense()).ravel()
-    mu = np.asarray(sp.csr_matrix(scipy.io.mmread(os.path.join(qp_dir, "cones.mtx"))).todense()).ravel()
+    def matrix(name):
+        try:
+            return sp.csr_matrix(scipy.io.mmread(os.path.join(qp_dir, name)))
+        except (OSError, ValueError) as e:
+            fail_input(f"cannot read {os.path.join(qp_dir, name)}: {e}")
+
+    A = matrix("A.mtx")
+    b = matrix("b.mtx").toarray().ravel()
+    mu = matrix("cones.mtx").toarray().ravel()
     n = A.shape[0]
+    if n == 0:
+        fail_input(f"{qp_dir}: the problem has no contacts")
     if A.shape != (n, n) or b.size != n or mu.size * block != n:
         fail_input(f"{qp_dir}: sizes do not match: A {A.shape}, b {b.size}, "
                    f"{mu.size} contacts x block {block}")
@@ -99,7 +108,7 @@ def read_qp(qp_dir):
         fail_input(f"{qp_dir}: problem.yaml says {meta.get('contacts')} contacts, "
                    f"cones.mtx has {mu.size}")
     # A should be symmetric: anything else means a bad export, not a solver question.
-    asym = abs(A - A.T).max() if n else 0.0
+    asym = abs(A - A.T).max()
     if asym > 1e-12 * max(abs(A).max(), 1e-300):
         fail_input(f"{qp_dir}: A is not symmetric (max |A - A^T| = {asym:.3e})")
     return model, A, b, mu, block
@@ -136,67 +145,118 @@ def natural_residual(model, A, b, mu, g):
     return float(np.max(np.abs(g - p))) if g.size else 0.0
 
 
-def cone_constraints(model, mu, n):
-    """cvxopt's G, h, dims (G g + s = h, s in the cone) and equalities (Ae g = 0)."""
+def free_unknowns(model, mu):
+    """Indices of the unknowns cvxopt solves for: all but the tangential
+    impulses of contacts with mu = 0, which are zero (a cone with empty interior)."""
+    n = mu.size * (1 if model == "frictionless" else 3)
+    keep = np.ones(n, dtype=bool)
+    if model != "frictionless":
+        zero = np.flatnonzero(mu == 0.0)
+        keep[3 * zero + 1] = False
+        keep[3 * zero + 2] = False
+    return np.flatnonzero(keep)
+
+
+def cone_constraints(model, mu, column):
+    """G (scipy CSR) and cvxopt's dims for G x + s = 0, s in the cone, where
+    column[k] is the position of unknown k among the free ones."""
     rows, cols, vals = [], [], []
-    eq_rows = []
-    n_linear = 0
+    r = 0
+
+    def add(entries):  # one row of G: [(unknown, value), ...]
+        nonlocal r
+        for k, v in entries:
+            rows.append(r), cols.append(column[k]), vals.append(v)
+        r += 1
+
+    socs = []
     if model == "frictionless":
-        for i in range(n):
-            rows.append(i), cols.append(i), vals.append(-1.0)
-        n_linear = n
-        socs = []
+        for c in range(mu.size):
+            add([(c, -1.0)])
     else:
-        zero = [c for c, m in enumerate(mu) if m == 0.0]
-        positive = [c for c, m in enumerate(mu) if m > 0.0]
-        r = 0
-        # Linear block first (cvxopt orders 'l' before 'q').
-        for c in zero:  # g_n >= 0, tangential impulses zero
-            rows.append(r), cols.append(3 * c), vals.append(-1.0)
-            r += 1
-            eq_rows += [3 * c + 1, 3 * c + 2]
+        # The linear block comes first (cvxopt orders 'l' before 'q').
+        for c in np.flatnonzero(mu == 0.0):  # g_n >= 0 (g_u = g_w = 0: not free)
+            add([(3 * c, -1.0)])
+        positive = np.flatnonzero(mu > 0.0)
         if model == "pyramid":
             for c in positive:  # mu g_n -+ g_u >= 0, mu g_n -+ g_w >= 0, g_n >= 0
-                m = mu[c]
                 for k in (1, 2):
                     for sign in (1.0, -1.0):
-                        rows += [r, r]
-                        cols += [3 * c, 3 * c + k]
-                        vals += [-m, sign]
-                        r += 1
-                rows.append(r), cols.append(3 * c), vals.append(-1.0)
-                r += 1
-            socs = []
+                        add([(3 * c, -mu[c]), (3 * c + k, sign)])
+                add([(3 * c, -1.0)])
+        if model == "coulomb":
+            for c in positive:  # (mu g_n, g_u, g_w) in the second-order cone of R^3
+                for k in range(3):
+                    add([(3 * c + k, -mu[c] if k == 0 else -1.0)])
+            socs = [3] * positive.size
+    n_linear = r - 3 * len(socs)
+    G = sp.csr_matrix((vals, (rows, cols)), shape=(r, int(np.count_nonzero(column >= 0))))
+    return G, {"l": n_linear, "q": socs, "s": []}
+
+
+def sparse_kkt_solver(P, G, dims):
+    """cvxopt kktsolver for coneqp that keeps A's sparsity: every cone block
+    touches one contact, so H = P + (W^{-T} G)^T (W^{-T} G) is as sparse as A;
+    it is factored by cvxopt's CHOLMOD. (cvxopt's default for second-order
+    cones factors a dense matrix of order n.)"""
+    n_linear, n_soc = dims["l"], len(dims["q"])
+    J = np.diag([1.0, -1.0, -1.0])
+    m = n_linear + 3 * n_soc
+    base = n_linear + 3 * np.arange(n_soc)
+    soc_rows = (base[:, None, None] + np.arange(3)[None, :, None]).repeat(3, axis=2).ravel()
+    soc_cols = (base[:, None, None] + np.arange(3)[None, None, :]).repeat(3, axis=1).ravel()
+    diag = np.arange(n_linear)
+    rows, cols = np.concatenate([diag, soc_rows]), np.concatenate([diag, soc_cols])
+
+    def factor(W):
+        # W^{-1}: 1/d on the linear block; on each second-order cone block
+        # (1/beta)(2 J v v^T J - J) for the Nesterov-Todd scaling
+        # W = beta (2 v v^T - J), J = diag(1, -1, -1) (cvxopt's conventions).
+        di = np.array(W["di"]).ravel()
+        if n_soc:
+            Jv = np.array([np.array(vk).ravel() for vk in W["v"]]) * np.array([1.0, -1.0, -1.0])
+            beta = np.array(W["beta"])
+            blocks = (2.0 * Jv[:, :, None] * Jv[:, None, :] - J) / beta[:, None, None]
         else:
-            socs = [3] * len(positive)
-        n_linear = r
-        for c in (positive if model == "coulomb" else []):  # (mu g_n, g_u, g_w) in SOC(3)
-            rows += [r, r + 1, r + 2]
-            cols += [3 * c, 3 * c + 1, 3 * c + 2]
-            vals += [-mu[c], -1.0, -1.0]
-            r += 3
-    m_rows = n_linear + 3 * len(socs)
-    G = cvxopt.spmatrix(vals, rows, cols, (m_rows, n)) if m_rows else None
-    h = cvxopt.matrix(0.0, (m_rows, 1))
-    Ae = None
-    if eq_rows:
-        Ae = cvxopt.spmatrix([1.0] * len(eq_rows), list(range(len(eq_rows))), eq_rows,
-                             (len(eq_rows), n))
-    return G, h, {"l": n_linear, "q": socs, "s": []}, Ae
+            blocks = np.zeros(0)
+        Wi = sp.csr_matrix((np.concatenate([di, blocks.ravel()]), (rows, cols)), shape=(m, m))
+        WG = sp.csr_matrix(Wi.T @ G)
+        H = to_cvxopt(sp.tril(P + WG.T @ WG))
+        F = cvxopt.cholmod.symbolic(H)
+        cvxopt.cholmod.numeric(H, F)
+
+        def solve(x, y, z):
+            bz = np.array(z).ravel()
+            ux = cvxopt.matrix(np.array(x).ravel() + WG.T @ (Wi.T @ bz))
+            cvxopt.cholmod.solve(F, ux)
+            x[:] = ux
+            z[:] = cvxopt.matrix(WG @ np.array(ux).ravel() - Wi.T @ bz)
+
+        return solve
+
+    return factor
 
 
-def solve_reference(model, A, b, mu):
+def to_cvxopt(M):
+    coo = M.tocoo()
+    return cvxopt.spmatrix(coo.data.tolist(), coo.row.tolist(), coo.col.tolist(), M.shape)
+
+
+def solve_reference(model, A, b, mu, kkt="sparse"):
     """cvxopt's optimum at the tightest tolerance it reaches: (g, info dict)."""
     n = A.shape[0]
+    free = free_unknowns(model, mu)
+    column = np.full(n, -1)
+    column[free] = np.arange(free.size)
     # Scale to a unit mean diagonal: same minimiser, better-conditioned tolerances.
-    d = float(np.mean(A.diagonal())) if n else 1.0
+    d = float(np.mean(A.diagonal()))
     if not d > 0.0:
         fail_input("A has a non-positive mean diagonal")
-    coo = (A / d).tocoo()
-    P = cvxopt.spmatrix(coo.data.tolist(), coo.row.tolist(), coo.col.tolist(), (n, n))
-    q = cvxopt.matrix((b / d).tolist(), (n, 1))
-    G, h, dims, Ae = cone_constraints(model, mu, n)
-    be = cvxopt.matrix(0.0, (Ae.size[0], 1)) if Ae is not None else None
+    P = sp.csr_matrix(A[free][:, free] / d)
+    q = cvxopt.matrix(b[free] / d)
+    G, dims = cone_constraints(model, mu, column)
+    h = cvxopt.matrix(0.0, (G.shape[0], 1))
+    solver = sparse_kkt_solver(P, G, dims) if kkt == "sparse" else None
     attempts = []
     for tol in CVXOPT_TOLERANCES:
         cvxopt.solvers.options.update(
@@ -204,14 +264,16 @@ def solve_reference(model, A, b, mu):
              "maxiters": 200, "refinement": 2})
         start = time.perf_counter()
         try:
-            sol = cvxopt.solvers.coneqp(P, q, G, h, dims, Ae, be)
-        except (ValueError, ArithmeticError) as e:
+            sol = cvxopt.solvers.coneqp(to_cvxopt(P), q, to_cvxopt(G), h, dims,
+                                        kktsolver=solver)
+        except (ValueError, ArithmeticError, RuntimeError) as e:
             attempts.append(f"tol {tol:g}: {e}")
             continue
         seconds = time.perf_counter() - start
         attempts.append(f"tol {tol:g}: {sol['status']}")
         if sol["status"] == "optimal":
-            g = np.array(sol["x"]).ravel()
+            g = np.zeros(n)
+            g[free] = np.array(sol["x"]).ravel()
             return g, {"tolerance": tol, "iterations": sol["iterations"], "seconds": seconds,
                        "attempts": attempts}
     print(f"cvxopt_reference.py: cvxopt found no optimum ({'; '.join(attempts)})",
@@ -288,6 +350,9 @@ def main():
                         help="largest accepted |f - f_cvxopt| / |f_cvxopt| (default 1e-6)")
     parser.add_argument("--solvers", default="",
                         help="comma list: check only these registered solvers")
+    parser.add_argument("--kkt", choices=("sparse", "dense"), default="sparse",
+                        help="cvxopt's KKT systems: sparse (CHOLMOD on A's pattern, the "
+                        "default) or dense (cvxopt's own 'chol', for small problems)")
     parser.add_argument("--require-all", action="store_true",
                         help="fail unless every registered solver (or every one of --solvers) "
                         "was checked on at least one QP_DIR")
@@ -313,7 +378,7 @@ def main():
     checked = set()
     for qp_dir in args.qp_dirs:
         model, A, b, mu, block = read_qp(qp_dir)
-        g, info = solve_reference(model, A, b, mu)
+        g, info = solve_reference(model, A, b, mu, args.kkt)
         f_ref = objective(A, b, g)
         res = natural_residual(model, A, b, mu, g)
         contacts = mu.size
