@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check every registered contact solver against an independent reference.
 
-    cvxopt_reference.py QP_DIR [QP_DIR ...] --grains build/grains [options]
+    cvxopt_reference.py QP_DIR [QP_DIR ...] [--grains build/grains] [options]
 
 QP_DIR is a problem written by `grains run CONFIG --export-qp STEP DIR`
 (A.mtx, b.mtx, cones.mtx, problem.yaml). For each one the script
@@ -14,6 +14,8 @@ QP_DIR is a problem written by `grains run CONFIG --export-qp STEP DIR`
      coulomb       per contact |(g_u, g_w)| <= mu g_n (a second-order cone;
                    with mu = 0: g_n >= 0 and g_u = g_w = 0)
      pyramid       |g_u| <= mu g_n, |g_w| <= mu g_n, g_n >= 0
+   (the KKT systems are factored sparsely, with A's pattern; --kkt dense
+   uses cvxopt's own dense factorisation);
 2. asks grains for its solver registry (`grains qp solvers`) and runs every
    solver that handles the problem's friction model directly with
    `grains qp solve QP_DIR --solver NAME --tolerance TOL --max-iterations N`,
@@ -24,9 +26,15 @@ QP_DIR is a problem written by `grains run CONFIG --export-qp STEP DIR`
    to |cvxopt objective|) or the solver did not report convergence.
 
 Solvers that reach a coupled model (coulomb, pyramid) only through the
-Tresca-to-Coulomb fixed point solve a different problem (Coulomb friction
-with the unrelaxed normal condition, not the cone QP): they are skipped on it
-with the reason printed, and checked on frictionless problems.
+Tresca-to-Coulomb fixed point solve a different problem (friction with the
+unrelaxed normal condition, not the cone QP): they are skipped on it with
+the reason printed, and checked on frictionless problems. Box and cylinder
+problems are not QPs with fixed sets (the export stores no bounds): refused.
+
+Example (docs/solvers.md, "Checked against an independent reference"):
+
+    /usr/bin/python3 scripts/bench/cvxopt_reference.py --grains build/grains \
+        --budget jacobi=100000 qp/pile/step_120 qp/pile0/step_120
 
 Must run with /usr/bin/python3 (Debian's python3-cvxopt, python3-numpy,
 python3-scipy). Exit status: 0 all checks passed, 1 a check failed,
@@ -335,11 +343,12 @@ def parse_budgets(items):
 
 def main():
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="See the module docstring (head of this file) and docs/solvers.md.")
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("qp_dirs", nargs="+", metavar="QP_DIR")
-    parser.add_argument("--grains", required=True, help="the grains executable")
+    default_grains = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                  "build", "grains")
+    parser.add_argument("--grains", default=os.path.normpath(default_grains),
+                        help="the grains executable (default: build/grains of this checkout)")
     parser.add_argument("--tolerance", type=float, default=1e-10,
                         help="solver tolerance on the natural residual (default 1e-10)")
     parser.add_argument("--max-iterations", type=int, default=20000,
