@@ -6,6 +6,7 @@
 #     120: sticking and sliding contacts), the solvers that handle the cone;
 #   - the same QP with mu = 0 (scripts/bench/qp_variant.py zero-friction), a
 #     cone problem whose tangential impulses must vanish;
+#   - step 120 of the same config with the pyramid model;
 #   - the frictionless run of the same config, every solver.
 # Then a negative control: solvers stopped at a loose tolerance report
 # convergence, and the check must still reject their objectives.
@@ -28,10 +29,12 @@ check=$src/scripts/bench/cvxopt_reference.py
 "$grains" run "$config" --output "$work/coulomb" --export-qp 120 "$work/qp_coulomb" -q
 "$grains" run "$config" --output "$work/frictionless" --export-qp 120 "$work/qp_frictionless" -q \
   --set contact.friction=frictionless --set contact.mu=0
+"$grains" run "$config" --output "$work/pyramid" --export-qp 120 "$work/qp_pyramid" -q \
+  --set contact.friction=pyramid
 $PY "$src/scripts/bench/qp_variant.py" "$work/qp_coulomb/step_120" "$work/qp_mu0" zero-friction
 
-$PY "$check" --grains "$grains" --require-all \
-  "$work/qp_coulomb/step_120" "$work/qp_mu0" "$work/qp_frictionless/step_120" | tee "$work/out.txt"
+$PY "$check" --grains "$grains" --require-all "$work/qp_coulomb/step_120" "$work/qp_mu0" \
+  "$work/qp_pyramid/step_120" "$work/qp_frictionless/step_120" | tee "$work/out.txt"
 
 # The QPs must be the intended ones: a real Coulomb pile with sliding and
 # sticking contacts, and Coulomb-only solvers skipped with their reason.
@@ -43,7 +46,8 @@ grep -Eq "coulomb, [0-9]+ contacts.*loaded contacts: [1-9][0-9]* sliding [^,]*, 
 while IFS=, read -r name direct fixed _; do
   rows=$(grep -c "^| $name | .* | yes | pass |$" "$work/out.txt" || true)
   expected=1
-  [[ " $direct " == *" coulomb "* ]] && expected=3
+  [[ " $direct " == *" coulomb "* ]] && expected=$((expected + 2))
+  [[ " $direct " == *" pyramid "* ]] && expected=$((expected + 1))
   if [[ $rows -ne $expected ]]; then
     echo "FAIL: $name passed $rows checks, expected $expected"
     exit 1
