@@ -67,6 +67,9 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       }
       return result.report.converged ? 0 : 3;
     }
+    case Command::QpSolvers:
+      if (root) std::cout << grains::qpSolverListing();
+      return 0;
     case Command::Help:
       if (root) std::cout << grains::usageText();
       return 0;

@@ -20,6 +20,7 @@ Usage:
   grains qp solve DIR --solver NAME [--tolerance X] [--max-iterations N]
              [--outer-iterations N] [--option KEY=VALUE ...] [--history FILE.csv]
              [--history-every N] [--warm-start zero|stored]
+  grains qp solvers
   grains --help
   grains --version
 
@@ -32,6 +33,10 @@ Commands:
              run --export-qp, print a summary line and optionally write the
              per-iteration history (iteration, seconds, objective, residual,
              active_set, complementarity_mean, complementarity_max).
+  qp solvers List the registered solvers as CSV: name, the friction models
+             each solves directly, those it reaches through the
+             Tresca-to-Coulomb fixed point, and whether it needs the factored
+             operator (D^T and the mobility).
 
 Options:
   --output DIR        Output directory (overrides output.dir).
@@ -95,8 +100,19 @@ std::vector<long> parseStepList(const std::string& text) {
 CommandLine parseQpCommand(const std::vector<std::string>& args) {
   CommandLine cl;
   cl.command = CommandLine::Command::QpSolve;
+  if (args.size() >= 2 && args[1] == "solvers") {
+    cl.command = CommandLine::Command::QpSolvers;
+    if (args.size() > 2) {
+      if (args[2] == "-h" || args[2] == "--help") {
+        cl.command = CommandLine::Command::Help;
+        return cl;
+      }
+      throw UsageError("qp solvers: unexpected argument '" + args[2] + "'");
+    }
+    return cl;
+  }
   if (args.size() < 2 || args[1] != "solve")
-    throw UsageError("qp: expected 'qp solve DIR --solver NAME ...'");
+    throw UsageError("qp: expected 'qp solve DIR --solver NAME ...' or 'qp solvers'");
   QpSolveRequest& q = cl.qp;
   for (std::size_t i = 2; i < args.size(); ++i) {
     const std::string& arg = args[i];

@@ -158,4 +158,22 @@ std::string qpLabCsvRow(const QpSolveRequest& request, const QpLabResult& r) {
   return out.str();
 }
 
+std::string qpSolverListing() {
+  std::ostringstream out;
+  out << "solver,direct_models,fixed_point_models,needs_factored_operator\n";
+  const SolverRegistry& registry = SolverRegistry::instance();
+  for (const std::string& name : registry.names()) {
+    const SolverEntry& entry = *registry.find(name);
+    std::string direct, fixed_point;
+    for (FrictionModel model : allFrictionModels()) {
+      std::string& list = entry.solvesDirectly(model) ? direct : fixed_point;
+      if (!entry.supports(model)) continue;
+      list += (list.empty() ? "" : " ") + frictionModelName(model);
+    }
+    out << name << "," << direct << "," << fixed_point << ","
+        << (entry.needs_factored_operator ? 1 : 0) << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace grains

@@ -22,7 +22,7 @@ struct QpSolveRequest {
 };
 
 struct CommandLine {
-  enum class Command { Help, Version, Run, Validate, QpSolve } command = Command::Help;
+  enum class Command { Help, Version, Run, Validate, QpSolve, QpSolvers } command = Command::Help;
   std::optional<std::string> config_path;  ///< run: optional; validate: required
   std::optional<std::string> output_dir;
   std::optional<long> steps;

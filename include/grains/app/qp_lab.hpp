@@ -33,4 +33,9 @@ QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm)
 std::string qpLabCsvHeader();
 std::string qpLabCsvRow(const QpSolveRequest& request, const QpLabResult& result);
 
+/// `grains qp solvers`: one CSV row per registered solver, in registry order,
+/// after the header "solver,direct_models,fixed_point_models,needs_factored_operator";
+/// model lists are space-separated canonical names (frictionModelName).
+std::string qpSolverListing();
+
 }  // namespace grains

@@ -85,6 +85,24 @@ TEST(CommandLine, QpSolveRequest) {
       std::string::npos);
 }
 
+TEST(CommandLine, QpSolversListing) {
+  EXPECT_EQ(parseCommandLine({"qp", "solvers"}).command, Command::QpSolvers);
+  EXPECT_EQ(parseCommandLine({"qp", "solvers", "--help"}).command, Command::Help);
+  try {
+    parseCommandLine({"qp", "solvers", "apgd"});
+    ADD_FAILURE() << "an argument after 'qp solvers' was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'apgd'"), std::string::npos) << e.what();
+  }
+  try {
+    parseCommandLine({"qp"});
+    ADD_FAILURE() << "'qp' alone was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("qp solvers"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(usageText().find("grains qp solvers"), std::string::npos);
+}
+
 TEST(CommandLine, RunWithoutConfigUsesDemo) {
   const auto cl = parseCommandLine({"run"});
   EXPECT_EQ(cl.command, Command::Run);
