@@ -17,6 +17,7 @@ std::unique_ptr<Solver> makeKuceraSolver(const SolverSettings& settings);
 std::unique_ptr<Solver> makeCpgSolver(const SolverSettings& settings);
 std::unique_ptr<Solver> makeNewtonSolver(const SolverSettings& settings);
 std::unique_ptr<Solver> makeNgsSolver(const SolverSettings& settings);
+std::unique_ptr<Solver> makeAdmmSolver(const SolverSettings& settings);
 
 /// Wraps `inner` (which solves inner_model = box or cylinder with given
 /// bounds) in the Tresca-to-Coulomb fixed point; see friction_fixed_point.cpp.

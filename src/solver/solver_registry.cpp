@@ -99,6 +99,14 @@ SolverRegistry::SolverRegistry() {
       {"step_factor", 1.0, 0.01, 1.9, false, "alpha~ = step_factor / ||A|| for the expansion and proportioning steps"},
       {"power_iterations", 10, 1, 1000, true, "power iterations estimating ||A|| once per solve"}},
      false, {FrictionModel::Frictionless, FrictionModel::Box}, solver_detail::makeKuceraSolver},
+    {"admm", "ADMM on the cone complementarity problem (Tasora et al. 2021): (A + rho R) x = rho R (z - u) - b by matrix-free PCG, z = projection onto K in the diagonal metric R, adaptive rho",
+     {{"rho", 0.1, 1e-8, 1e8, false, "initial penalty rho, relative to the diagonal metric R (diag(A) per contact's normal and tangential rows)"},
+      {"relaxation", 1.6, 1.0, 1.9, false, "over-relaxation alpha: h = alpha x + (1 - alpha) z"},
+      {"cg_factor", 0.5, 1e-12, 1.0, false, "inner PCG (at least one step) stops when |R^-1 r|_inf <= cg_factor * the smallest natural residual so far"},
+      {"cg_iterations", 50, 1, 100000, true, "bound on the PCG steps per iteration"},
+      {"rho_threshold", 2.0, 1.0, 1e12, false, "rho <- rho sqrt(r_primal / r_dual) when that factor leaves [1/rho_threshold, rho_threshold] (1e12: fixed rho)"},
+      {"rho_max_factor", 10.0, 1.0, 1e6, false, "cap on one change of rho (factor and its inverse)"}},
+     false, every_model, solver_detail::makeAdmmSolver},
     // Further solvers: one line each, above this comment.
   };
   // clang-format on

@@ -29,7 +29,7 @@ TEST(SolverRegistry, ListsTheSolversAndCreatesThem) {
   // The solver suite of seed 001 / seed 002 plus the foundation's solvers.
   EXPECT_EQ(registry.names(),
             (std::vector<std::string>{"bbpgd", "apgd", "pgs", "jacobi", "spg", "gpminres", "cpg",
-                                      "newton", "ngs", "kucera"}));
+                                      "newton", "ngs", "kucera", "admm"}));
   for (const auto& name : registry.names()) {
     const auto solver = registry.create(name, SolverSettings{});
     ASSERT_NE(solver, nullptr);
@@ -65,6 +65,8 @@ TEST(SolverRegistry, OutOfRangeValuesNameTheRange) {
   expectContains(creationError("apgd", s), {"apgd", "lipschitz_shrink", "0.1", "[0.5, 1]"});
   s.options = {{"max_backtracks", 0}};
   expectContains(creationError("apgd", s), {"apgd", "max_backtracks", "[1, 200]"});
+  s.options = {{"relaxation", 2.0}};
+  expectContains(creationError("admm", s), {"admm", "relaxation", "2", "[1, 1.8"});
   s.options.clear();
   s.tolerance = -1.0;
   expectContains(creationError("apgd", s), {"apgd", "tolerance", "-1"});

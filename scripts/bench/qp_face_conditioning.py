@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""Conditioning of a stored friction QP on the face of K that holds its solution.
+
+    qp_face_conditioning.py DIR      (a `grains run --export-qp` directory,
+                                      Coulomb or its zero-friction variant)
+
+Solves the QP with APGD in the diagonal metric of apgd (docs/solvers.md) to a
+natural residual of 1e-10 relative to the largest normal impulse, classifies
+the contacts (separating: gamma_n = 0; sticking: inside the cone; sliding: on
+its surface), and prints the eigenvalues that bound projected and Krylov
+methods near the solution: those of Z^T (S A S) Z with Z the free directions
+(per sticking contact its three unknowns, per sliding contact the cone's ray
+and the rotation of the slip direction, scaled to unit length in the metric),
+with and without the cone's curvature |g_t| / |gamma_t| on the rotation
+directions. docs/solvers.md ("Friction on piles") quotes its output.
+"""
+import sys
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
+
+
+def project(x, mu):
+    """Euclidean projection of (n, u, w) triples onto the cones |t| <= mu n."""
+    x = x.reshape(-1, 3).copy()
+    n, t = x[:, 0], np.hypot(x[:, 1], x[:, 2])
+    inside = t <= mu * n
+    polar = (mu * t <= -n) & ~inside
+    onto = ~inside & ~polar
+    n_new = (n + mu * t) / (1 + mu * mu)
+    with np.errstate(over="ignore"):  # contacts inside the cone: factor unused
+        factor = np.divide(mu * n_new, t, out=np.zeros_like(t), where=t > 0)
+    x[polar] = 0
+    x[onto, 0] = n_new[onto]
+    x[onto, 1] *= factor[onto]
+    x[onto, 2] *= factor[onto]
+    return x.ravel()
+
+
+def main(path):
+    A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
+    b = np.asarray(scipy.io.mmread(path + "/b.mtx").todense()).ravel()
+    mu = np.asarray(scipy.io.mmread(path + "/cones.mtx").todense()).ravel()
+    contacts, n = mu.size, b.size
+    if n != 3 * contacts:
+        sys.exit("qp_face_conditioning.py: expected three unknowns per contact")
+    diag = A.diagonal().reshape(-1, 3)
+    s_n, s_t = 1 / np.sqrt(diag[:, 0]), 1 / np.sqrt(0.5 * (diag[:, 1] + diag[:, 2]))
+    s = np.stack([s_n, s_t, s_t], 1).ravel()
+    mu_scaled = mu * s_n / s_t
+
+    def step(v):  # S Pi_{S^-1 K}(S^-1 v)
+        return s * project(v / s, mu_scaled)
+
+    def residual(x, Ax):
+        return np.abs(x - project(x - (Ax + b), mu)).max()
+
+    # APGD (Mazhar et al. 2015) in the diagonal metric, to a tight residual.
+    x = np.zeros(n)
+    Ax = A @ x
+    ones = np.ones(n)
+    L = np.linalg.norm(s * (A @ ones)) / np.linalg.norm(ones / s)
+    theta, y, Ay = 1.0, x.copy(), Ax.copy()
+    for iteration in range(1, 1000001):
+        while True:
+            xn = step(y - (s * s) * (Ay + b) / L)
+            Axn = A @ xn
+            d = xn - y
+            if d @ (Axn - Ay) <= L * np.sum((d / s) ** 2):
+                break
+            L *= 2
+        if iteration % 10 == 0 and residual(xn, Axn) <= 1e-10 * max(1.0, np.abs(xn).max()):
+            x, Ax = xn, Axn
+            break
+        theta_next = 0.5 * (-theta * theta + theta * np.sqrt(theta * theta + 4))
+        beta = theta * (1 - theta) / (theta * theta + theta_next)
+        if (Ay + b) @ (xn - x) > 0:
+            y, Ay, theta = xn.copy(), Axn.copy(), 1.0
+        else:
+            y, Ay, theta = xn + beta * (xn - x), Axn + beta * (Axn - Ax), theta_next
+        x, Ax = xn, Axn
+        L *= 0.9
+
+    g = x.reshape(-1, 3)
+    gradient = (Ax + b).reshape(-1, 3)
+    largest = np.abs(g[:, 0]).max()
+    rows, cols, vals, curvature = [], [], [], []
+    kinds = {"separating": 0, "sticking": 0, "sliding": 0}
+    free = 0
+    for c in range(contacts):
+        n_c, u_c, w_c = g[c]
+        t = np.hypot(u_c, w_c)
+        if n_c <= 1e-7 * largest:
+            kinds["separating"] += 1
+        elif mu[c] == 0 or t < mu[c] * n_c * (1 - 1e-6):
+            kinds["sticking"] += 1
+            for k in range(3 if mu[c] > 0 else 1):
+                rows.append(3 * c + k), cols.append(free), vals.append(1.0)
+                free += 1
+        else:
+            kinds["sliding"] += 1
+            tu, tw = u_c / t, w_c / t
+            ray = np.array([1.0, mu[c] * tu, mu[c] * tw]) / np.sqrt(1 + mu[c] ** 2)
+            for k in range(3):
+                rows.append(3 * c + k), cols.append(free), vals.append(ray[k])
+            free += 1
+            rows += [3 * c + 1, 3 * c + 2]
+            cols += [free, free]
+            vals += [-tw, tu]
+            slip = abs(gradient[c, 1] * tu + gradient[c, 2] * tw)
+            curvature.append((free, slip / t * s[3 * c + 1] ** 2))  # per unit length in the metric
+            free += 1
+    Z = sp.diags(1 / s) @ sp.csr_matrix((vals, (rows, cols)), shape=(n, free))
+    Z = Z @ sp.diags(1 / np.sqrt(np.asarray(Z.multiply(Z).sum(0)).ravel()))
+    S = sp.diags(s)
+    H = (Z.T @ (S @ A @ S) @ Z).toarray()
+    bare = np.linalg.eigvalsh(H)
+    for column, value in curvature:
+        H[column, column] += value
+    curved = np.linalg.eigvalsh(H)
+    print(f"{path}: {contacts} contacts, {kinds}, {free} free directions, "
+          f"{iteration} APGD iterations")
+    print(f"  largest eigenvalue of S A S on the face: {bare[-1]:.3g}")
+    print(f"  smallest eigenvalue without the cone's curvature: {bare[0]:.3g}")
+    print(f"  smallest eigenvalue with it: {curved[0]:.3g}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
