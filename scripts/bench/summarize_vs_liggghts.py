@@ -72,6 +72,7 @@ class Run:
         self.overlaps, self.iterations, self.translational = [], None, None
         self.final_overlap = 0.0  # wall overlaps of the final state (LIGGGHTS)
         self.final_speeds = None
+        self.parameters = {}  # LIGGGHTS: youngs, dt as the script passed them
 
     def analyse(self):
         n = self.n
@@ -179,6 +180,13 @@ def read_liggghts(run, path):
             if "vx" in v:
                 speeds.append(math.sqrt(v["vx"] ** 2 + v["vy"] ** 2 + v["vz"] ** 2))
         run.final_speeds = speeds or None
+    for file in ("parameters.txt", "stiffness_and_dt.txt"):  # the latter: older runs
+        if os.path.exists(os.path.join(path, file)):
+            with open(os.path.join(path, file)) as f:
+                words = f.read().split()
+            run.parameters = (dict(zip(words[::2], words[1::2])) if file == "parameters.txt"
+                              else {"youngs": words[0], "dt": words[1]})
+            break
 
 
 def censored_median(values):
@@ -256,6 +264,12 @@ def summarise(runs):
             parts.append(f"{ratio} [{c}: {name}]")
         lines.append(f"N = {n}, mu = {mu:g}, {ranks} rank(s): LIGGGHTS / grains median wall "
                      f"time to rest = " + ", ".join(parts))
+    stiffness = sorted({(r.n, r.mu, r.parameters["youngs"], r.parameters["dt"])
+                        for r in runs if "youngs" in r.parameters and "dt" in r.parameters})
+    if stiffness:
+        lines.append("")
+        lines += [f"LIGGGHTS N = {n}, mu = {mu:g}: E = {float(e):.3g} Pa, dt = {float(dt):.3g} s"
+                  for n, mu, e, dt in stiffness]
     notes = []
     for run in runs:
         target = TARGET_OVERLAP[run.code]
@@ -288,6 +302,10 @@ def main():
         code, n, ranks = m.group(1), int(m.group(2)), int(m.group(4))
         mu = float(m.group(3)) if m.group(3) else 0.3
         run = Run(name, code, n, mu, ranks)
+        if os.path.exists(os.path.join(root, name, "FAILED")):
+            problems.append(f"- {name}: FAILED (see {name}.log or {name}/stdout.txt); "
+                            "left out of the table")
+            continue
         try:
             (read_grains if code == "grains" else read_liggghts)(run, os.path.join(root, name))
             run.analyse()
