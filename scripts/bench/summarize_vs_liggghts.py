@@ -30,13 +30,16 @@ positions), or of the last row when the run never rests; steps to rest A;
 grains' iterations per step (metrics.csv 'iterations', summed over ReLCP
 re-solves) in the impact phase -- from the first step to rest A, free fall
 included -- and at rest, after rest A to the end ('-' without rest); v_med,
-the median sphere speed of the final state (grains: the last VTK frame, read
-with VTK's Python if present; LIGGGHTS: final_positions.txt); v_rms, the
+the median sphere speed of the final state of the runs at rest by A (grains:
+the last VTK frame, read with VTK's Python if present; LIGGGHTS:
+final_positions.txt); v_rms, the
 root-mean-square sphere speed over the rows after rest A from the
 translational kinetic energy (LIGGGHTS: KinEng; grains: the optional column
 kinetic_energy_translational). Numbers are the median over repeats. Runs
 whose overlap at rest exceeds what their code is held to (grains 0.1 % of r,
-LIGGGHTS 1 %) are named below the table."""
+LIGGGHTS 1 %) are named below the table, and so are grains runs whose
+config_used.yaml has another mu than the directory's or contact laws other
+than LIGGGHTS's (friction not coulomb, rolling or spinning resistance)."""
 import csv
 import math
 import os
@@ -73,6 +76,7 @@ class Run:
         self.final_overlap = 0.0  # wall overlaps of the final state (LIGGGHTS)
         self.final_speeds = None
         self.parameters = {}  # LIGGGHTS: youngs, dt as the script passed them
+        self.contact = {}     # grains: the contact settings it ran with
 
     def analyse(self):
         n = self.n
@@ -95,7 +99,8 @@ class Run:
         if self.translational is not None and i is not None and i + 1 < len(self.translational):
             self.v_rms = statistics.median(math.sqrt(2.0 * max(e, 0.0) / (n * MASS))
                                            for e in self.translational[i + 1:])
-        self.v_med = statistics.median(self.final_speeds) if self.final_speeds else None
+        self.v_med = (statistics.median(self.final_speeds)
+                      if self.final_speeds and i is not None else None)  # only at rest
 
 
 def read_grains(run, path):
@@ -115,6 +120,25 @@ def read_grains(run, path):
     if "kinetic_energy_translational" in rows[0]:
         run.translational = [float(r["kinetic_energy_translational"]) for r in rows]
     run.final_speeds = grains_final_speeds(path)
+    run.contact = grains_contact_settings(path)
+
+
+def grains_contact_settings(path):
+    """The contact: block of config_used.yaml as strings ({} if absent)."""
+    settings, inside = {}, False
+    config = os.path.join(path, "config_used.yaml")
+    if not os.path.exists(config):
+        return settings
+    with open(config) as f:
+        for line in f:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if not line[0].isspace():
+                inside = line.split(":")[0].strip() == "contact"
+            elif inside and ":" in line:
+                key, value = line.split(":", 1)
+                settings[key.strip()] = value.split("#")[0].strip()
+    return settings
 
 
 def grains_final_speeds(path):
@@ -272,6 +296,14 @@ def summarise(runs):
                   for n, mu, e, dt in stiffness]
     notes = []
     for run in runs:
+        c = run.contact
+        if "mu" in c and float(c["mu"]) != run.mu:
+            notes.append(f"{run.name}: ran with contact.mu = {c['mu']}, not {run.mu:g}")
+        if c.get("friction", "coulomb") != "coulomb" or any(
+                float(c.get(k, 0) or 0) > 0 for k in ("rolling_friction", "spinning_friction")):
+            notes.append(f"{run.name}: contact laws differ from LIGGGHTS's (friction "
+                         f"{c.get('friction')}, rolling {c.get('rolling_friction', 0)}, "
+                         f"spinning {c.get('spinning_friction', 0)}): not a like-for-like row")
         target = TARGET_OVERLAP[run.code]
         if run.overlap > 1.01 * target * RADIUS:
             notes.append(f"{run.name}: overlap at rest {100 * run.overlap / RADIUS:.2f}% of r, "
