@@ -261,13 +261,19 @@ def summarise(runs):
 
         def median_of(values, digits):
             values = [v for v in values if v is not None]
-            return cell(statistics.median(values), digits=digits) if values else "-"
+            if not values:
+                return "-"
+            if digits is None:  # three significant digits: speeds span decades
+                return f"{statistics.median(values):#.3g}"
+            return cell(statistics.median(values), digits=digits)
         row.append(median_of([r.steps[r.rest["A"]] if r.rest["A"] is not None else None
                               for r in group], 0))
         row.append(median_of([r.impact_iterations for r in group], 1))
         row.append(median_of([r.rest_iterations for r in group], 1))
-        row.append(median_of([1e3 * r.v_med if r.v_med is not None else None for r in group], 2))
-        row.append(median_of([1e3 * r.v_rms if r.v_rms is not None else None for r in group], 2))
+        row.append(median_of([1e3 * r.v_med if r.v_med is not None else None for r in group],
+                             None))
+        row.append(median_of([1e3 * r.v_rms if r.v_rms is not None else None for r in group],
+                             None))
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     for (n, mu, ranks, code) in sorted(groups):
