@@ -354,7 +354,11 @@ def main():
     print("Rest A: total KE <= 1e-4 N m g r from then on; rest B: total KE <= 1e-5 of the "
           "run's peak from then on. Wall time: set-up excluded. Medians over repeats "
           "('> x': the median run never rested, x a lower bound); minima over the runs "
-          "that rested.")
+          "that rested. it/step: grains' iterations per step from the first step to rest A "
+          "(free fall included) and after it. v_med end: median sphere speed of the final "
+          "state (runs at rest by A); v_rms rest: r.m.s. translational speed after rest A "
+          "(grains: needs metrics.csv kinetic_energy_translational). Ratios LIGGGHTS / "
+          "grains > 1: grains is faster.")
     print()
     for line in summarise(runs) if runs else ["no runs found"]:
         print(line)

@@ -12,7 +12,7 @@
 # e.g. the whole matrix, three repeats, one rank:
 #   BENCH_OUT=/tmp/vs scripts/bench/vs_liggghts.sh 3 1
 # or a quick end-to-end check:
-#   SIZES=1000 MUS=0.5 TEND=3 BENCH_OUT=/tmp/vs_small scripts/bench/vs_liggghts.sh 1 1
+#   SIZES=1000 TEND=3 BENCH_OUT=/tmp/vs_small scripts/bench/vs_liggghts.sh 1 1
 #
 # Env: SIZES  (default "1000 2000 4000")  MUS (default "0.3 0.5")
 #      TEND   (simulated time, default 6 s)
@@ -38,7 +38,7 @@
 #   unless YOUNGS_FACTORS says otherwise. At mu = 0.5 the overlap at rest
 #   (single 3-s runs) was 1.03 % at N = 1000 (0.97 % sphere-sphere, 1.03 %
 #   floor; 1.01 % with E x 1.1, 0.91 % with E x 1.2: the largest static
-#   overlap depends on the packing, +-5 % between trajectories) and 0.86 % at
+#   overlap depends on the packing, 5-10 % between trajectories) and 0.86 % at
 #   N = 2000 (0.81 % at mu = 0.3); the summary names every run above 1 %.
 # * grains (liggghts/grains_tp2.yaml: ReLCP without the adaptive envelope) at
 #   its overlap tolerance 1e-4 m = 0.1 % of r, mu via --set contact.mu.
@@ -49,12 +49,16 @@
 # summarize_vs_liggghts.py then reports, per (N, mu, code), two rest criteria:
 #   A: total kinetic energy (translational + rotational) <= 1e-4 N m g r from
 #      then on to the end of the run (the criterion of the earlier tables),
-#   B: total kinetic energy <= 1e-5 of the run's own peak from then on;
+#   B: total kinetic energy <= 1e-5 of the run's own peak from then on (each
+#      code's peak as sampled: grains every step, LIGGGHTS every 10 ms; the
+#      hard contacts stop the bottom layers at once, so grains' peak is lower);
 # for each the physical time and the wall time to rest (grains: sum of
 # metrics.csv's wall_s; LIGGGHTS: its thermo CPU column; set-up excluded),
 # median and minimum over repeats, and the ratios LIGGGHTS / grains of the
 # median wall times; runs that never rest are reported as such. Also the
-# overlap at rest, grains' APGD iterations per step up to rest A and after it,
+# overlap at rest, grains' APGD iterations per step from the first step to
+# rest A (the impact phase: the wall time to rest is spent there; free fall
+# included, a few steps) and after it (at rest),
 # and the median sphere speed in the final state (grains writes one VTK frame
 # at the end for it, outside the timed steps; LIGGGHTS dumps velocities after
 # its run). Markdown table in $BENCH_OUT/summary.md. A run that fails is
