@@ -179,7 +179,7 @@ std::pair<double, double> splitUpdate(const DiagonalMetric& metric, double a, co
 
 SolveReport AdmmSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "admm");
-  const double tol = settings_.tolerance;
+  const double tol = scaledTolerance(settings_.tolerance);
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
   const Index n = static_cast<Index>(gamma.getLocalLength());

@@ -85,7 +85,8 @@ class FrictionFixedPoint final : public Solver {
       // Consistent bounds: relative to the largest bound, or small next to the
       // residual tolerance (the inner solves run at half of it, so the final
       // quasi-variational residual stays within the tolerance).
-      if (!(change > settings_.outer_tolerance * largest) || change <= 0.5 * scaledTolerance(settings_.tolerance)) {
+      if (!(change > settings_.outer_tolerance * largest) ||
+          change <= 0.5 * scaledTolerance(settings_.tolerance)) {
         break;  // (a NaN change stops too; the measures then show it)
       }
     }

@@ -6,8 +6,8 @@
 namespace grains {
 
 enum class ShapeKind : int {
-  Sphere = 0,         ///< radius
-  Cylinder = 1,       ///< solid circular cylinder: radius, half_length along the body z axis
+  Sphere = 0,          ///< radius
+  Cylinder = 1,        ///< solid circular cylinder: radius, half_length along the body z axis
   Spherocylinder = 2,  ///< capsule: segment of half_length along the body z axis, radius
   Ellipsoid = 3,       ///< semi_axes (a, b, c) along the body x, y, z axes
   Torus = 4            ///< ring: centre circle of major_radius in the body x-y plane,
@@ -17,9 +17,9 @@ enum class ShapeKind : int {
 struct Body {
   GlobalId gid = kNoBody;
   ShapeKind shape = ShapeKind::Sphere;
-  double radius = 0.0;       ///< sphere or cylinder radius [m]
-  double half_length = 0.0;  ///< cylinder / spherocylinder: half its axial length [m]
-                             ///< (spherocylinder: of the segment, caps excluded)
+  double radius = 0.0;            ///< sphere or cylinder radius [m]
+  double half_length = 0.0;       ///< cylinder / spherocylinder: half its axial length [m]
+                                  ///< (spherocylinder: of the segment, caps excluded)
   Vec3 semi_axes = Vec3::Zero();  ///< ellipsoid: semi-axes along body x, y, z [m]
   double major_radius = 0.0;      ///< torus: radius of the tube's centre circle [m]
   double mass = 0.0;              ///< [kg]

@@ -66,14 +66,14 @@ struct StepReport {
   /// [m] (multisphere: sub-sphere gaps; single/relcp: as max_true_overlap
   /// restricted to constrained pairs).
   double max_constraint_overlap = 0.0;
-  int recursions = 1;          ///< LCP solves this step (ReLCP recursions)
-  long relcp_added = 0;        ///< constraints appended by ReLCP this step
-  long divisions = 0;          ///< cells that divided at the end of this step
-  bool relcp_resolved = true;  ///< false: stopped at max_recursions with overlaps left
-  double kinetic_energy = 0.0;              ///< [J] of all bodies after the step
+  int recursions = 1;           ///< LCP solves this step (ReLCP recursions)
+  long relcp_added = 0;         ///< constraints appended by ReLCP this step
+  long divisions = 0;           ///< cells that divided at the end of this step
+  bool relcp_resolved = true;   ///< false: stopped at max_recursions with overlaps left
+  double kinetic_energy = 0.0;  ///< [J] of all bodies after the step
   double kinetic_energy_translational = 0.0;  ///< [J] sum of (1/2) m |u|^2
   double kinetic_energy_rotational = 0.0;     ///< [J] sum of (1/2) w.J w
-  long contacts_min = 0, contacts_max = 0;  ///< per rank
+  long contacts_min = 0, contacts_max = 0;    ///< per rank
   double contacts_mean = 0.0;
   bool repartitioned = false;
   /// Wall time of this rank's phases [s]: partition/migration/halo, contact
