@@ -142,6 +142,13 @@ TEST(ConfigErrors, SolverOptionsAreValidatedPerSolver) {
       {"solver.options.max_backtracks = 2.5", "an integer"});
 }
 
+TEST(ConfigErrors, RestToleranceFactorsAreFractions) {
+  expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, rest_reduction: 2}\n"),
+                 {"solver.rest_reduction = 2", "[0, 1]"});
+  expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, rest_floor: -0.1}\n"),
+                 {"solver.rest_floor = -0.1", "[0, 1]"});
+}
+
 TEST(ConfigErrors, DuplicateKey) {
   expectContains(errorOf(edited("dt: 0.01", "dt: 0.01\n  dt: 0.02")),
                  {"test.yaml:3", "simulation.dt", "duplicate key"});

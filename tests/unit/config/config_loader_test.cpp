@@ -161,6 +161,7 @@ TEST(ConfigLoader, OmittedKeysGetTheDocumentedDefaults) {
   EXPECT_DOUBLE_EQ(c.contact.damping_steps, 4.0);
   EXPECT_DOUBLE_EQ(c.contact.compliance, 0.0);
   EXPECT_EQ(c.solver.name, "apgd");
+  EXPECT_FALSE(c.solver.rest.enabled());
   EXPECT_EQ(c.output.vtk_every, 0);
   EXPECT_EQ(c.output.log_every, 100);
 }
@@ -222,7 +223,8 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
       std::string(kMinimal) +
           "walls:\n  - {type: box, min: [0, 0, 0], max: [1, 1, 2]}\n"
           "  - {type: cylinder, side: outside, radius: 0.05, point: [0.5, 0.5, 0]}\n"
-          "contact: {friction: coulomb, mu: 0.3}\nsolver: {name: pgs, options: {omega: 1.3}}\n",
+          "contact: {friction: coulomb, mu: 0.3}\n"
+          "solver: {name: pgs, rest_reduction: 0.3, rest_floor: 0.01, options: {omega: 1.3}}\n",
       "a.yaml", ".");
   const std::string text = configToYaml(a);
   const SimulationConfig b = loadConfigString(text, "b.yaml", ".");
@@ -232,6 +234,8 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
   EXPECT_DOUBLE_EQ(b.contact.mu, 0.3);
   EXPECT_DOUBLE_EQ(b.solver.settings.options.at("omega"), 1.3);
   EXPECT_EQ(b.solver.name, "pgs");
+  EXPECT_DOUBLE_EQ(b.solver.rest.reduction, 0.3);
+  EXPECT_DOUBLE_EQ(b.solver.rest.floor, 0.01);
   EXPECT_DOUBLE_EQ(b.bodies.region.max_corner.x(), 1.0);
 }
 

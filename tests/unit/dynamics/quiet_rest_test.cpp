@@ -68,6 +68,14 @@ RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int r
   return out;
 }
 
+TEST(RestTolerance, StopsBelowTheWarmStartsMissBetweenFloorAndTolerance) {
+  const RestTolerance rest = RestTolerance::recommended();
+  EXPECT_DOUBLE_EQ(rest.scale(1.0, 1e-4), 1.0);              // impact: the tolerance
+  EXPECT_DOUBLE_EQ(rest.scale(1e-4, 1e-4), 0.3);             // near rest: 0.3 x the miss
+  EXPECT_DOUBLE_EQ(rest.scale(1e-7, 1e-4), 0.01);            // at rest: the floor
+  EXPECT_DOUBLE_EQ(RestTolerance{}.scale(1e-4, 1e-4), 1.0);  // off
+}
+
 TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
   // Every step stopped just below the tolerance: one step's errors are the
   // next step's work, and the pile jitters at about tolerance / dt.
