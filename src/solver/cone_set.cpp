@@ -20,6 +20,8 @@ std::string frictionModelName(FrictionModel model) {
       return "box";
     case FrictionModel::Cylinder:
       return "cylinder";
+    case FrictionModel::CoulombRolling:
+      return "coulomb_rolling";
   }
   throw std::invalid_argument("frictionModelName: unknown FrictionModel value " +
                               std::to_string(static_cast<int>(model)));
@@ -31,15 +33,16 @@ FrictionModel parseFrictionModel(const std::string& name) {
   if (name == "pyramid") return FrictionModel::Pyramid;
   if (name == "box") return FrictionModel::Box;
   if (name == "cylinder") return FrictionModel::Cylinder;
+  if (name == "coulomb_rolling") return FrictionModel::CoulombRolling;
   throw std::invalid_argument("unknown friction model '" + name +
                               "'; accepted values: frictionless (or none), coulomb (or cone), "
-                              "pyramid, box, cylinder");
+                              "pyramid, box, cylinder, coulomb_rolling");
 }
 
 const std::vector<FrictionModel>& allFrictionModels() {
-  static const std::vector<FrictionModel> models = {FrictionModel::Frictionless,
-                                                    FrictionModel::Coulomb, FrictionModel::Pyramid,
-                                                    FrictionModel::Box, FrictionModel::Cylinder};
+  static const std::vector<FrictionModel> models = {
+      FrictionModel::Frictionless, FrictionModel::Coulomb,  FrictionModel::Pyramid,
+      FrictionModel::Box,          FrictionModel::Cylinder, FrictionModel::CoulombRolling};
   return models;
 }
 
@@ -52,6 +55,8 @@ int unknownsPerContact(FrictionModel model) {
     case FrictionModel::Box:
     case FrictionModel::Cylinder:
       return 3;
+    case FrictionModel::CoulombRolling:
+      return 6;
   }
   throw std::invalid_argument("unknownsPerContact: unknown FrictionModel value " +
                               std::to_string(static_cast<int>(model)));
@@ -93,6 +98,68 @@ void projectPyramid(double mu, double& n, double& u, double& w) {
   w = std::clamp(w, -r, r);
 }
 
+// Projection onto K = {|t| <= mu n, |r| <= k_r n, |s| <= k_s n} (t = (u, w),
+// r = (r1, r2), k_r = mu_r rho, k_s = mu_s rho), the contact set of Tasora &
+// Anitescu 2013 (their eqs. 9-11 with the rolling and spinning bounds as
+// torques mu_r rho N, mu_s rho N). For a fixed n the closest point of the
+// slice is the independent clip of t, r and s to their discs and interval,
+// so the squared distance is the convex, C^1 piecewise quadratic
+//   f(n) = (n - n0)^2 + sum_i max(a_i - k_i n, 0)^2,
+//   (a_i, k_i) = (|t0|, mu), (|r0|, k_r), (|s0|, k_s).
+// Term i is active below its breakpoint a_i / k_i. Between consecutive
+// breakpoints f is one quadratic with stationary point
+//   n*(S) = (n0 + sum_{i in S} k_i a_i) / (1 + sum_{i in S} k_i^2)
+// over the active set S. Scanning the pieces from the top (S empty) down,
+// the first piece whose n* is not below its lower breakpoint holds the
+// minimiser over the real line (f' is increasing and continuous); the
+// minimiser over n >= 0 is that n* clamped to 0. Chrono projects the three
+// parts one after the other instead, which is not the Euclidean projection.
+void projectRollingCone(double mu, double rolling, double spinning, double* g) {
+  const double n0 = g[0];
+  const double magnitude[3] = {tangentMagnitude(g[1], g[2]), tangentMagnitude(g[3], g[4]),
+                               std::abs(g[5])};
+  const double coefficient[3] = {std::max(mu, 0.0), std::max(rolling, 0.0),
+                                 std::max(spinning, 0.0)};
+  // Terms with k_i = 0 do not depend on n (their part is clipped to 0).
+  int order[3];
+  double breakpoint[3];
+  int terms = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (!(coefficient[i] > 0.0)) continue;
+    breakpoint[i] = magnitude[i] / coefficient[i];
+    order[terms++] = i;
+  }
+  // Breakpoints in decreasing order (at most three: insertion sort).
+  for (int j = 1; j < terms; ++j)
+    for (int k = j; k > 0 && breakpoint[order[k]] > breakpoint[order[k - 1]]; --k)
+      std::swap(order[k], order[k - 1]);
+  double numerator = n0;
+  double denominator = 1.0;
+  double n = n0;  // the piece above every breakpoint: nothing active
+  for (int j = 0; j <= terms; ++j) {
+    const double lower =
+        j < terms ? breakpoint[order[j]] : -std::numeric_limits<double>::infinity();
+    n = numerator / denominator;
+    if (n >= lower) break;
+    const int i = order[j];  // below its breakpoint term i becomes active
+    numerator += coefficient[i] * magnitude[i];
+    denominator += coefficient[i] * coefficient[i];
+  }
+  n = std::max(n, 0.0);
+  g[0] = n;
+  const auto clip = [](double bound, double magnitude_i, double& x, double& y) {
+    if (magnitude_i > bound) {
+      const double factor = bound > 0.0 ? bound / magnitude_i : 0.0;
+      x *= factor;
+      y *= factor;
+    }
+  };
+  clip(coefficient[0] * n, magnitude[0], g[1], g[2]);
+  clip(coefficient[1] * n, magnitude[1], g[3], g[4]);
+  const double spin_bound = coefficient[2] * n;
+  g[5] = std::clamp(g[5], -spin_bound, spin_bound);
+}
+
 namespace {
 
 void projectBoxContact(double radius, double* g) {
@@ -117,6 +184,7 @@ void ConeSet::projectOtherModels(std::size_t c, double* g) const {
   switch (model) {
     case FrictionModel::Frictionless:
     case FrictionModel::Coulomb:
+    case FrictionModel::CoulombRolling:
       projectContact(c, g);
       return;
     case FrictionModel::Pyramid:
@@ -137,6 +205,13 @@ void ConeSet::requireBounds(const char* who) const {
                                 "' needs " + std::to_string(mu.size()) +
                                 " normal bounds (one per contact), got " +
                                 std::to_string(normal_bound.size()));
+  }
+  if (model == FrictionModel::CoulombRolling &&
+      (rolling.size() != mu.size() || spinning.size() != mu.size())) {
+    throw std::invalid_argument(
+        std::string(who) + ": friction model 'coulomb_rolling' needs " + std::to_string(mu.size()) +
+        " rolling and spinning coefficients (one per contact), got " +
+        std::to_string(rolling.size()) + " and " + std::to_string(spinning.size()));
   }
 }
 

@@ -13,11 +13,13 @@
 
 namespace grains::solver_detail {
 
-enum class ProjectionKind { Coulomb, Frictionless, Other };
+enum class ProjectionKind { Coulomb, Frictionless, Rolling, Other };
 
 template <ProjectionKind Kind>
 constexpr int kindBlockSize() {
-  return Kind == ProjectionKind::Frictionless ? 1 : 3;
+  if constexpr (Kind == ProjectionKind::Frictionless) return 1;
+  if constexpr (Kind == ProjectionKind::Rolling) return 6;
+  return 3;
 }
 
 /// Project contact c's values z (kindBlockSize<Kind>() of them) onto its set.
@@ -72,6 +74,8 @@ decltype(auto) withProjectionKind(const ConeSet& set, F&& f) {
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Coulomb>{});
     case FrictionModel::Frictionless:
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Frictionless>{});
+    case FrictionModel::CoulombRolling:
+      return f(std::integral_constant<ProjectionKind, ProjectionKind::Rolling>{});
     default:
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Other>{});
   }
