@@ -1,6 +1,8 @@
 // Friction models and the exact Euclidean projection onto each contact set.
 #include "grains/solver/cone_set.hpp"
 
+#include "rolling_cone_projection.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -98,66 +100,9 @@ void projectPyramid(double mu, double& n, double& u, double& w) {
   w = std::clamp(w, -r, r);
 }
 
-// Projection onto K = {|t| <= mu n, |r| <= k_r n, |s| <= k_s n} (t = (u, w),
-// r = (r1, r2), k_r = mu_r rho, k_s = mu_s rho), the contact set of Tasora &
-// Anitescu 2013 (their eqs. 9-11 with the rolling and spinning bounds as
-// torques mu_r rho N, mu_s rho N). For a fixed n the closest point of the
-// slice is the independent clip of t, r and s to their discs and interval,
-// so the squared distance is the convex, C^1 piecewise quadratic
-//   f(n) = (n - n0)^2 + sum_i max(a_i - k_i n, 0)^2,
-//   (a_i, k_i) = (|t0|, mu), (|r0|, k_r), (|s0|, k_s).
-// Term i is active below its breakpoint a_i / k_i. Between consecutive
-// breakpoints f is one quadratic with stationary point
-//   n*(S) = (n0 + sum_{i in S} k_i a_i) / (1 + sum_{i in S} k_i^2)
-// over the active set S. Scanning the pieces from the top (S empty) down,
-// the first piece whose n* is not below its lower breakpoint holds the
-// minimiser over the real line (f' is increasing and continuous); the
-// minimiser over n >= 0 is that n* clamped to 0. Chrono projects the three
-// parts one after the other instead, which is not the Euclidean projection.
+// The algorithm, inline for the solvers' loops: rolling_cone_projection.hpp.
 void projectRollingCone(double mu, double rolling, double spinning, double* g) {
-  const double n0 = g[0];
-  const double magnitude[3] = {tangentMagnitude(g[1], g[2]), tangentMagnitude(g[3], g[4]),
-                               std::abs(g[5])};
-  const double coefficient[3] = {std::max(mu, 0.0), std::max(rolling, 0.0),
-                                 std::max(spinning, 0.0)};
-  // Terms with k_i = 0 do not depend on n (their part is clipped to 0).
-  int order[3];
-  double breakpoint[3];
-  int terms = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (!(coefficient[i] > 0.0)) continue;
-    breakpoint[i] = magnitude[i] / coefficient[i];
-    order[terms++] = i;
-  }
-  // Breakpoints in decreasing order (at most three: insertion sort).
-  for (int j = 1; j < terms; ++j)
-    for (int k = j; k > 0 && breakpoint[order[k]] > breakpoint[order[k - 1]]; --k)
-      std::swap(order[k], order[k - 1]);
-  double numerator = n0;
-  double denominator = 1.0;
-  double n = n0;  // the piece above every breakpoint: nothing active
-  for (int j = 0; j <= terms; ++j) {
-    const double lower =
-        j < terms ? breakpoint[order[j]] : -std::numeric_limits<double>::infinity();
-    n = numerator / denominator;
-    if (n >= lower) break;
-    const int i = order[j];  // below its breakpoint term i becomes active
-    numerator += coefficient[i] * magnitude[i];
-    denominator += coefficient[i] * coefficient[i];
-  }
-  n = std::max(n, 0.0);
-  g[0] = n;
-  const auto clip = [](double bound, double magnitude_i, double& x, double& y) {
-    if (magnitude_i > bound) {
-      const double factor = bound > 0.0 ? bound / magnitude_i : 0.0;
-      x *= factor;
-      y *= factor;
-    }
-  };
-  clip(coefficient[0] * n, magnitude[0], g[1], g[2]);
-  clip(coefficient[1] * n, magnitude[1], g[3], g[4]);
-  const double spin_bound = coefficient[2] * n;
-  g[5] = std::clamp(g[5], -spin_bound, spin_bound);
+  solver_detail::projectRollingConeInline(mu, rolling, spinning, g);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 // those stay in registers (an address-taken local array forced them through
 // the stack, whose store-to-load round trips cost more than the projection).
 #include "grains/solver/cone_set.hpp"
+#include "rolling_cone_projection.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -29,6 +30,8 @@ inline void projectContactAs(const ConeSet& set, std::size_t c, double* z) {
     projectCoulombCone(set.mu[c], z[0], z[1], z[2]);
   } else if constexpr (Kind == ProjectionKind::Frictionless) {
     z[0] = std::max(z[0], 0.0);
+  } else if constexpr (Kind == ProjectionKind::Rolling) {
+    projectRollingConeInline(set.mu[c], set.rolling[c], set.spinning[c], z);
   } else {
     set.projectContact(c, z);
   }
