@@ -39,6 +39,8 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   StepperSettings s;
   s.assembly.dt = config.simulation.dt;
   s.assembly.friction = config.contact.friction;
+  s.assembly.rolling_friction = config.contact.rolling_friction;
+  s.assembly.spinning_friction = config.contact.spinning_friction;
   s.assembly.damping_steps = config.contact.damping_steps;
   s.assembly.compliance = config.contact.compliance;
   s.assembly.motion.gravity = config.simulation.gravity;

@@ -189,6 +189,8 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "friction" << YAML::Value << frictionModelName(c.contact.friction);
   out << YAML::Key << "mu" << YAML::Value << num(c.contact.mu);
+  out << YAML::Key << "rolling_friction" << YAML::Value << num(c.contact.rolling_friction);
+  out << YAML::Key << "spinning_friction" << YAML::Value << num(c.contact.spinning_friction);
   out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
   out << YAML::Key << "compliance" << YAML::Value << num(c.contact.compliance);

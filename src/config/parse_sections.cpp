@@ -46,13 +46,31 @@ SimulationSection parseSimulation(MapReader s) {
 
 ContactSection parseContact(MapReader s) {
   ContactSection out;
-  const std::string friction =
-      s.choice("friction", "frictionless",
-               {"frictionless", "none", "coulomb", "cone", "pyramid", "box", "cylinder"});
+  const std::string friction = s.choice(
+      "friction", "frictionless",
+      {"frictionless", "none", "coulomb", "cone", "pyramid", "box", "cylinder", "coulomb_rolling"});
   out.friction = parseFrictionModel(friction);
   out.mu = s.number("mu", out.mu, Range::nonNegative());
   if (out.friction == FrictionModel::Frictionless && out.mu > 0.0) {
     s.fail("mu", "0 with contact.friction = frictionless (set contact.friction: coulomb)");
+  }
+  out.rolling_friction = s.number("rolling_friction", out.rolling_friction, Range::nonNegative());
+  out.spinning_friction =
+      s.number("spinning_friction", out.spinning_friction, Range::nonNegative());
+  // Rolling and spinning resistance share the Coulomb cone's normal unknown
+  // (Tasora & Anitescu 2013): they extend coulomb and no other model.
+  const auto require_coulomb = [&](const char* key, double value) {
+    if (value > 0.0 && out.friction != FrictionModel::Coulomb &&
+        out.friction != FrictionModel::CoulombRolling) {
+      s.fail(key, "0 with contact.friction = " + frictionModelName(out.friction) +
+                      " (rolling and spinning resistance need contact.friction: coulomb)");
+    }
+  };
+  require_coulomb("rolling_friction", out.rolling_friction);
+  require_coulomb("spinning_friction", out.spinning_friction);
+  if (out.friction == FrictionModel::Coulomb &&
+      (out.rolling_friction > 0.0 || out.spinning_friction > 0.0)) {
+    out.friction = FrictionModel::CoulombRolling;
   }
   out.envelope = s.number("envelope", out.envelope, Range::nonNegative());
   out.damping_steps = s.number("damping_steps", out.damping_steps, Range::positive());

@@ -13,9 +13,9 @@ using Index = long;
 ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies,
                                            std::vector<double> frames, std::size_t column_bodies)
     : block_(rows_per_contact), bodies_(std::move(bodies)), frames_(std::move(frames)) {
-  if (block_ != 1 && block_ != 3)
+  if (block_ != 1 && block_ != 3 && block_ != 6)
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(block_) +
-                           " rows per contact (expected 1 or 3)");
+                           " rows per contact (expected 1, 3 or 6)");
   const std::size_t ncontacts = bodies_.size() / 2;
   if (bodies_.size() % 2 != 0 ||
       frames_.size() != ncontacts * static_cast<std::size_t>(frameStride(block_)))
@@ -29,7 +29,7 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
       throw std::logic_error("ContactFrameJacobian: body " + std::to_string(body) +
                              " outside the " + std::to_string(column_bodies) + " column bodies");
   }
-  force_.assign(3 * ncontacts, 0.0);
+  force_.assign(static_cast<std::size_t>(forceStride()) * ncontacts, 0.0);
   // Incidences by counting sort, contacts in increasing order within a body
   // (the summation order of D x then does not depend on threads).
   body_start_.assign(column_bodies + 1, 0);
@@ -66,12 +66,23 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
 
 void ContactFrameJacobian::contactForces(const double* x) const {
   // Stage 1, in contact order (streaming): the force of each contact on its
-  // body b, f = sum over rows of direction * impulse.
+  // body b, f = sum over the linear rows of direction * impulse, and with
+  // rolling the pure torque of the angular rows, tau = sum direction * impulse.
   const auto ncontacts = static_cast<Index>(contacts());
   double* force = force_.data();
   const double* frames = frames_.data();
   const Index stride = frameStride(block_);
-  if (block_ == 3) {
+  if (block_ == 6) {
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < ncontacts; ++c) {
+      const double* t = frames + c * stride;
+      const double* xc = x + 6 * c;
+      for (int k = 0; k < 3; ++k) {
+        force[6 * c + k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+        force[6 * c + 3 + k] = t[9 + k] * xc[3] + t[12 + k] * xc[4] + t[15 + k] * xc[5];
+      }
+    }
+  } else if (block_ == 3) {
 #pragma omp parallel for schedule(static)
     for (Index c = 0; c < ncontacts; ++c) {
       const double* t = frames + c * stride;
@@ -89,12 +100,14 @@ void ContactFrameJacobian::contactForces(const double* x) const {
 }
 
 void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
-  // Stage 2, per body: its contacts' forces (b: +f, a: -f) and torques r x f.
+  // Stage 2, per body: its contacts' forces (b: +f, a: -f) and torques
+  // r x f, plus (b: +tau, a: -tau) with rolling.
   for (int k = 0; k < 6; ++k) sum[k] = 0.0;
   const double* force = force_.data();
+  const Index force_stride = forceStride();
   for (int inc = body_start_[b]; inc < body_start_[b + 1]; ++inc) {
     const int code = incidence_[static_cast<std::size_t>(inc)];
-    const double* f = force + 3 * static_cast<Index>(code >> 1);
+    const double* f = force + force_stride * static_cast<Index>(code >> 1);
     const double sign = (code & 1) != 0 ? 1.0 : -1.0;
     const double f0 = sign * f[0], f1 = sign * f[1], f2 = sign * f[2];
     const double* arm = incidence_arm_.data() + 3 * static_cast<Index>(inc);
@@ -104,6 +117,11 @@ void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
     sum[3] += arm[1] * f2 - arm[2] * f1;
     sum[4] += arm[2] * f0 - arm[0] * f2;
     sum[5] += arm[0] * f1 - arm[1] * f0;
+    if (force_stride == 6) {
+      sum[3] += sign * f[3];
+      sum[4] += sign * f[4];
+      sum[5] += sign * f[5];
+    }
   }
 }
 
@@ -156,9 +174,24 @@ void contactRates(Index ncontacts, const int* bodies, const double* frames, cons
       v1 -= wa[1] + wa[5] * ra[0] - wa[3] * ra[2];
       v2 -= wa[2] + wa[3] * ra[1] - wa[4] * ra[0];
     }
+    // With rolling (Block 6) rows 3-5 see the relative angular velocity.
+    double o0 = 0.0, o1 = 0.0, o2 = 0.0;
+    if constexpr (Block == 6) {
+      o0 = wb[3];
+      o1 = wb[4];
+      o2 = wb[5];
+      if (a >= 0) {
+        const double* wa = w + 6 * static_cast<Index>(a);
+        o0 -= wa[3];
+        o1 -= wa[4];
+        o2 -= wa[5];
+      }
+    }
     for (int r = 0; r < Block; ++r) {
       const Index row = c * Block + r;
-      double out = alpha * (t[3 * r] * v0 + t[3 * r + 1] * v1 + t[3 * r + 2] * v2);
+      const bool angular = Block == 6 && r >= 3;
+      const double d0 = angular ? o0 : v0, d1 = angular ? o1 : v1, d2 = angular ? o2 : v2;
+      double out = alpha * (t[3 * r] * d0 + t[3 * r + 1] * d1 + t[3 * r + 2] * d2);
       if (reg != 0.0) out += reg * x[row];
       // beta = 0 must overwrite (y may hold NaN from an earlier use).
       y[row] = beta == 0.0 ? out : out + beta * y[row];
@@ -172,7 +205,9 @@ void ContactFrameJacobian::multiplyDt(const double* w, double alpha, const doubl
   if (reg != 0.0 && x == nullptr)
     throw std::logic_error("ContactFrameJacobian::multiplyDt: regularisation needs x");
   const auto ncontacts = static_cast<Index>(contacts());
-  if (block_ == 3)
+  if (block_ == 6)
+    contactRates<6>(ncontacts, bodies_.data(), frames_.data(), w, alpha, x, reg, beta, y);
+  else if (block_ == 3)
     contactRates<3>(ncontacts, bodies_.data(), frames_.data(), w, alpha, x, reg, beta, y);
   else
     contactRates<1>(ncontacts, bodies_.data(), frames_.data(), w, alpha, x, reg, beta, y);

@@ -1,5 +1,6 @@
 #include "grains/constraint/contact_network.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -40,7 +41,9 @@ std::vector<NetworkLine> contactNetwork(const std::vector<Contact>& contacts,
     line.normal = c.geometry.normal;
     line.normal_force = normal;
     double tangential = 0.0;
-    for (std::size_t t = 1; t < block; ++t)
+    // Rows 1 and 2 are the sliding tangents (rolling and spinning torques,
+    // rows 3-5, are not forces).
+    for (std::size_t t = 1; t < std::min<std::size_t>(block, 3); ++t)
       tangential += impulses[k * block + t] * impulses[k * block + t];
     line.tangential_force = std::sqrt(tangential) / impulse_to_force;
     line.gap = c.geometry.gap;

@@ -1,6 +1,7 @@
 #include "grains/constraint/contact_system.hpp"
 
 #include "grains/constraint/contact_frame_jacobian.hpp"
+#include "grains/constraint/rolling_radius.hpp"
 #include "grains/parallel/parallel_loops.hpp"
 
 #include <Teuchos_OrdinalTraits.hpp>
@@ -17,6 +18,13 @@ Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point
   Eigen::Matrix<double, 1, 6> row;
   row.head<3>() = direction.transpose();
   row.tail<3>() = (point - center).cross(direction).transpose();
+  return row;
+}
+
+Eigen::Matrix<double, 1, 6> angularJacobianRow(const Vec3& direction) {
+  Eigen::Matrix<double, 1, 6> row;
+  row.head<3>().setZero();
+  row.tail<3>() = direction.transpose();
   return row;
 }
 
@@ -72,6 +80,11 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   std::vector<double> gap_term(nrows, 0.0);
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());
+  const bool rolling = settings.friction == FrictionModel::CoulombRolling;
+  if (rolling) {
+    sys.qp.cones.rolling.resize(contacts.size());
+    sys.qp.cones.spinning.resize(contacts.size());
+  }
 
   // D^T written directly, once as contact frames and arms for the operator's
   // kernels and once as the CSR arrays of the Tpetra matrix (a body's 6 DOFs
@@ -103,14 +116,28 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   parallelFor(contacts.size(), [&](std::size_t ci) {
     const Contact& c = contacts[ci];
     const ContactGeometry& g = c.geometry;
-    Vec3 directions[3] = {g.normal, Vec3::Zero(), Vec3::Zero()};
-    if (block == 3) tangentBasis(g.normal, directions[1], directions[2]);
+    // Rows in unknown order: normal, the tangents (sliding), then with
+    // rolling the angular rows about t1, t2 (rolling) and the normal (spinning).
+    Vec3 directions[kMaxBlockSize];
+    directions[0] = g.normal;
+    if (block > 1) tangentBasis(g.normal, directions[1], directions[2]);
+    if (rolling) {
+      directions[3] = directions[1];
+      directions[4] = directions[2];
+      directions[5] = directions[0];
+    }
     sys.qp.cones.mu[ci] = c.mu;
     const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings.motion.overdamped;
     gap_term[ci * static_cast<std::size_t>(block)] = relaxed ? relax * g.gap : g.gap;
     const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
     const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
     const int col_a = c.body_a >= 0 ? column_of_body[static_cast<std::size_t>(c.body_a)] : -1;
+    if (rolling) {
+      const Body* ba = c.body_a >= 0 ? &bodies[static_cast<std::size_t>(c.body_a)] : nullptr;
+      const double rho = contactRollingRadius(ba, bb, g);
+      sys.qp.cones.rolling[ci] = settings.rolling_friction * rho;
+      sys.qp.cones.spinning[ci] = settings.spinning_friction * rho;
+    }
     frame_bodies[2 * ci] = col_a;
     frame_bodies[2 * ci + 1] = col_b;
     double* frame = frames.data() + stride * ci;
@@ -139,13 +166,16 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
         }
         ++blk;
       };
-      const auto row_b = jacobianRow(directions[r], g.point_b, bb.position);
+      const bool angular = r >= 3;  // rolling and spinning rows
+      const auto row_b = angular ? angularJacobianRow(directions[r])
+                                 : jacobianRow(directions[r], g.point_b, bb.position);
       if (col_a < 0) {
         put(col_b, row_b, 1.0);
         continue;
       }
       const Body& ba = bodies[static_cast<std::size_t>(c.body_a)];
-      const auto row_a = jacobianRow(directions[r], g.point_a, ba.position);
+      const auto row_a = angular ? angularJacobianRow(directions[r])
+                                 : jacobianRow(directions[r], g.point_a, ba.position);
       if (col_a < col_b) {
         put(col_a, row_a, -1.0);
         put(col_b, row_b, 1.0);

@@ -65,7 +65,7 @@ void WarmStartCache::store(const std::vector<Contact>& contacts, int block, cons
   parallelFor(contacts.size(), [&](std::size_t i) {
     WarmStartRecord& r = entries_[i];
     r.key = contacts[i].key;
-    r.impulse = {0.0, 0.0, 0.0};
+    r.impulse.fill(0.0);
     for (std::size_t k = 0; k < b; ++k) r.impulse[k] = g[i * b + k];
   });
   normalise();

@@ -22,7 +22,7 @@ using io_detail::commRank;
 using io_detail::commSize;
 
 // Bumped whenever the layout of the file or of Body / WarmStartRecord changes.
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 constexpr char kPrefix[] = "checkpoint_";
 constexpr char kSuffix[] = ".h5";
 

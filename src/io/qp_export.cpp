@@ -268,14 +268,21 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
   write("warm_start.mtx", unknowns, 1, vectorEntries(warm_start));
   write("solution.mtx", unknowns, 1, vectorEntries(solution));
   {
+    // One column (mu) per contact; coulomb_rolling adds the rolling and
+    // spinning bounds per unit normal impulse (mu_r rho, mu_s rho).
+    const bool rolling = cones.model == FrictionModel::CoulombRolling;
     std::vector<Entry> mu;
     for (std::size_t c = 0; c < cones.localContacts(); ++c) {
       const long long row = system.constraint_map->getGlobalElement(
                                 static_cast<LocalOrdinal>(static_cast<std::size_t>(block) * c)) /
                             block;
       mu.push_back({row, 0, cones.mu[c]});
+      if (rolling) {
+        mu.push_back({row, 1, cones.rolling[c]});
+        mu.push_back({row, 2, cones.spinning[c]});
+      }
     }
-    write("cones.mtx", contacts, 1, mu);
+    write("cones.mtx", contacts, rolling ? 3 : 1, mu);
   }
   write("Dt.mtx", unknowns, body_columns, matrixEntries(*system.Dt));
   {
@@ -395,7 +402,7 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     solution = readCoordinate(path("solution.mtx"), mine);
     check_shape("solution.mtx", solution, unknowns, 1);
     mu = readCoordinate(path("cones.mtx"), mine_contact);
-    check_shape("cones.mtx", mu, out.contacts, 1);
+    check_shape("cones.mtx", mu, out.contacts, model == FrictionModel::CoulombRolling ? 3 : 1);
     factored =
         std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
     if (factored) {
@@ -427,9 +434,18 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   out.warm_start = buildVector(row_map, warm.entries);
   out.solution = buildVector(row_map, solution.entries);
   out.qp.cones.model = model;
-  out.qp.cones.mu.assign(static_cast<std::size_t>(last - first), 0.0);
-  for (const Entry& e : mu.entries)
-    out.qp.cones.mu[static_cast<std::size_t>(e.row - first)] = e.value;
+  const auto local_contacts = static_cast<std::size_t>(last - first);
+  out.qp.cones.mu.assign(local_contacts, 0.0);
+  if (model == FrictionModel::CoulombRolling) {
+    out.qp.cones.rolling.assign(local_contacts, 0.0);
+    out.qp.cones.spinning.assign(local_contacts, 0.0);
+  }
+  for (const Entry& e : mu.entries) {
+    const auto c = static_cast<std::size_t>(e.row - first);
+    if (e.col == 0) out.qp.cones.mu[c] = e.value;
+    if (e.col == 1) out.qp.cones.rolling[c] = e.value;
+    if (e.col == 2) out.qp.cones.spinning[c] = e.value;
+  }
 
   if (factored) {
     // Bodies: every gid listed in mobility.mtx, spread evenly for the domain map.

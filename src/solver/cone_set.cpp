@@ -1,6 +1,8 @@
 // Friction models and the exact Euclidean projection onto each contact set.
 #include "grains/solver/cone_set.hpp"
 
+#include "rolling_cone_projection.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,6 +22,8 @@ std::string frictionModelName(FrictionModel model) {
       return "box";
     case FrictionModel::Cylinder:
       return "cylinder";
+    case FrictionModel::CoulombRolling:
+      return "coulomb_rolling";
   }
   throw std::invalid_argument("frictionModelName: unknown FrictionModel value " +
                               std::to_string(static_cast<int>(model)));
@@ -31,15 +35,16 @@ FrictionModel parseFrictionModel(const std::string& name) {
   if (name == "pyramid") return FrictionModel::Pyramid;
   if (name == "box") return FrictionModel::Box;
   if (name == "cylinder") return FrictionModel::Cylinder;
+  if (name == "coulomb_rolling") return FrictionModel::CoulombRolling;
   throw std::invalid_argument("unknown friction model '" + name +
                               "'; accepted values: frictionless (or none), coulomb (or cone), "
-                              "pyramid, box, cylinder");
+                              "pyramid, box, cylinder, coulomb_rolling");
 }
 
 const std::vector<FrictionModel>& allFrictionModels() {
-  static const std::vector<FrictionModel> models = {FrictionModel::Frictionless,
-                                                    FrictionModel::Coulomb, FrictionModel::Pyramid,
-                                                    FrictionModel::Box, FrictionModel::Cylinder};
+  static const std::vector<FrictionModel> models = {
+      FrictionModel::Frictionless, FrictionModel::Coulomb,  FrictionModel::Pyramid,
+      FrictionModel::Box,          FrictionModel::Cylinder, FrictionModel::CoulombRolling};
   return models;
 }
 
@@ -52,6 +57,8 @@ int unknownsPerContact(FrictionModel model) {
     case FrictionModel::Box:
     case FrictionModel::Cylinder:
       return 3;
+    case FrictionModel::CoulombRolling:
+      return 6;
   }
   throw std::invalid_argument("unknownsPerContact: unknown FrictionModel value " +
                               std::to_string(static_cast<int>(model)));
@@ -93,6 +100,11 @@ void projectPyramid(double mu, double& n, double& u, double& w) {
   w = std::clamp(w, -r, r);
 }
 
+// The algorithm, inline for the solvers' loops: rolling_cone_projection.hpp.
+void projectRollingCone(double mu, double rolling, double spinning, double* g) {
+  solver_detail::projectRollingConeInline(mu, rolling, spinning, g);
+}
+
 namespace {
 
 void projectBoxContact(double radius, double* g) {
@@ -117,6 +129,7 @@ void ConeSet::projectOtherModels(std::size_t c, double* g) const {
   switch (model) {
     case FrictionModel::Frictionless:
     case FrictionModel::Coulomb:
+    case FrictionModel::CoulombRolling:
       projectContact(c, g);
       return;
     case FrictionModel::Pyramid:
@@ -137,6 +150,13 @@ void ConeSet::requireBounds(const char* who) const {
                                 "' needs " + std::to_string(mu.size()) +
                                 " normal bounds (one per contact), got " +
                                 std::to_string(normal_bound.size()));
+  }
+  if (model == FrictionModel::CoulombRolling &&
+      (rolling.size() != mu.size() || spinning.size() != mu.size())) {
+    throw std::invalid_argument(
+        std::string(who) + ": friction model 'coulomb_rolling' needs " + std::to_string(mu.size()) +
+        " rolling and spinning coefficients (one per contact), got " +
+        std::to_string(rolling.size()) + " and " + std::to_string(spinning.size()));
   }
 }
 

@@ -6,6 +6,7 @@
 // those stay in registers (an address-taken local array forced them through
 // the stack, whose store-to-load round trips cost more than the projection).
 #include "grains/solver/cone_set.hpp"
+#include "rolling_cone_projection.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -13,11 +14,13 @@
 
 namespace grains::solver_detail {
 
-enum class ProjectionKind { Coulomb, Frictionless, Other };
+enum class ProjectionKind { Coulomb, Frictionless, Rolling, Other };
 
 template <ProjectionKind Kind>
 constexpr int kindBlockSize() {
-  return Kind == ProjectionKind::Frictionless ? 1 : 3;
+  if constexpr (Kind == ProjectionKind::Frictionless) return 1;
+  if constexpr (Kind == ProjectionKind::Rolling) return 6;
+  return 3;
 }
 
 /// Project contact c's values z (kindBlockSize<Kind>() of them) onto its set.
@@ -27,6 +30,8 @@ inline void projectContactAs(const ConeSet& set, std::size_t c, double* z) {
     projectCoulombCone(set.mu[c], z[0], z[1], z[2]);
   } else if constexpr (Kind == ProjectionKind::Frictionless) {
     z[0] = std::max(z[0], 0.0);
+  } else if constexpr (Kind == ProjectionKind::Rolling) {
+    projectRollingConeInline(set.mu[c], set.rolling[c], set.spinning[c], z);
   } else {
     set.projectContact(c, z);
   }
@@ -72,6 +77,8 @@ decltype(auto) withProjectionKind(const ConeSet& set, F&& f) {
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Coulomb>{});
     case FrictionModel::Frictionless:
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Frictionless>{});
+    case FrictionModel::CoulombRolling:
+      return f(std::integral_constant<ProjectionKind, ProjectionKind::Rolling>{});
     default:
       return f(std::integral_constant<ProjectionKind, ProjectionKind::Other>{});
   }

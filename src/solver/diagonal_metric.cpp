@@ -14,6 +14,20 @@ using Index = long long;
 
 bool usable(double diagonal) { return diagonal > 0.0 && std::isfinite(diagonal); }
 
+/// Consecutive rows of a contact that share one scale.
+struct RowGroup {
+  int first;
+  int rows;
+};
+
+/// The groups of a contact's rows: normal; tangents; rolling; spinning.
+const std::vector<RowGroup>& contactRowGroups(std::size_t block) {
+  static const std::vector<RowGroup> rolling = {{0, 1}, {1, 2}, {3, 2}, {5, 1}};
+  static const std::vector<RowGroup> friction = {{0, 1}, {1, 2}};
+  static const std::vector<RowGroup> normal = {{0, 1}};
+  return block == 6 ? rolling : block == 3 ? friction : normal;
+}
+
 }  // namespace
 
 DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
@@ -23,19 +37,23 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
   DiagonalMetric metric;
   metric.cones = qp.cones;
   metric.scale.assign(diagonal.size(), 0.0);
-  // Per contact: the normal row alone, the tangential rows averaged (the
-  // friction set is isotropic in the tangent plane, and so must its scaling be).
+  // Per contact and group of rows one scale: the normal row alone, the
+  // tangential rows averaged (the friction set is isotropic in the tangent
+  // plane, and so must its scaling be), with rolling the two rolling rows
+  // averaged and the spinning row alone. Rows in contactRowGroups order.
   double smallest = 0.0;  // smallest usable diagonal entry: the largest scale
+  const std::vector<RowGroup>& groups = contactRowGroups(block);
   for (std::size_t c = 0; c < contacts; ++c) {
     const double* d = diagonal.data() + block * c;
-    const double normal = d[0];
-    const double tangential = block == 3 ? 0.5 * (d[1] + d[2]) : normal;
-    for (double p : {normal, tangential})
-      if (usable(p)) smallest = smallest > 0.0 ? std::min(smallest, p) : p;
     double* s = metric.scale.data() + block * c;
-    s[0] = usable(normal) ? 1.0 / std::sqrt(normal) : 0.0;
-    for (std::size_t k = 1; k < block; ++k)
-      s[k] = usable(tangential) ? 1.0 / std::sqrt(tangential) : 0.0;
+    for (const RowGroup& group : groups) {
+      double p = 0.0;
+      for (int k = group.first; k < group.first + group.rows; ++k) p += d[k];
+      p /= group.rows;
+      if (usable(p)) smallest = smallest > 0.0 ? std::min(smallest, p) : p;
+      for (int k = group.first; k < group.first + group.rows; ++k)
+        s[k] = usable(p) ? 1.0 / std::sqrt(p) : 0.0;
+    }
   }
   const double largest_inverse = globalMax(*qp.b, smallest > 0.0 ? 1.0 / smallest : 0.0);
   const double fallback = largest_inverse > 0.0 ? std::sqrt(largest_inverse) : 1.0;
@@ -43,12 +61,17 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
     if (!(s > 0.0)) s = fallback;
   metric.inverse.resize(metric.scale.size());
   for (std::size_t i = 0; i < metric.scale.size(); ++i) metric.inverse[i] = 1.0 / metric.scale[i];
-  if (block == 3) {
+  // S^-1 K: |t| <= mu n becomes |t'| <= mu (s_n / s_t) n', and likewise
+  // for the rolling disc and the spinning interval.
+  if (block > 1) {
     for (std::size_t c = 0; c < contacts; ++c) {
-      const double s_n = metric.scale[block * c];
-      const double s_t = metric.scale[block * c + 1];
-      metric.cones.mu[c] *= s_n / s_t;
-      if (c < metric.cones.normal_bound.size()) metric.cones.normal_bound[c] /= s_n;
+      const double* s = metric.scale.data() + block * c;
+      metric.cones.mu[c] *= s[0] / s[1];
+      if (c < metric.cones.normal_bound.size()) metric.cones.normal_bound[c] /= s[0];
+      if (block == 6) {
+        metric.cones.rolling[c] *= s[0] / s[3];
+        metric.cones.spinning[c] *= s[0] / s[5];
+      }
     }
   }
   return metric;

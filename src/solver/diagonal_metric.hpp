@@ -1,10 +1,12 @@
 #pragma once
 // A diagonal metric for projected-gradient solvers (internal to src/solver).
-// With P = diag(A) averaged over each contact's normal row and over its two
-// tangential rows, and S = P^-1/2, the QP in g' = S^-1 g has the matrix
+// With P = diag(A) averaged over each contact's normal row, over its two
+// tangential rows and (coulomb_rolling) over its two rolling rows and its
+// spinning row, and S = P^-1/2, the QP in g' = S^-1 g has the matrix
 // S A S (unit diagonal), the linear term S b and the feasible set S^-1 K,
 // which is again a friction set of the same model with
 //   mu' = mu s_n / s_t   and   normal_bound' = normal_bound / s_n,
+//   rolling' = rolling s_n / s_r,   spinning' = spinning s_n / s_s,
 // so a projection onto it stays a closed-form per-contact projection. A
 // projected-gradient method run on the scaled QP but written in g needs only
 //   step        g <- S Pi_{S^-1 K}(S^-1 (y - alpha P^-1 (A y + b))),

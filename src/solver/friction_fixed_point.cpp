@@ -36,9 +36,11 @@ class FrictionFixedPoint final : public Solver {
 
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override {
     checkLayout(qp, gamma, "friction fixed point");
-    if (qp.cones.blockSize() != 3) {
-      throw std::invalid_argument("friction fixed point: model '" +
-                                  frictionModelName(qp.cones.model) + "' has no friction");
+    // Only sliding friction has a fixed-bounds form (box, cylinder).
+    const FrictionModel model = qp.cones.model;
+    if (model == FrictionModel::Frictionless || model == FrictionModel::CoulombRolling) {
+      throw std::invalid_argument("friction fixed point: model '" + frictionModelName(model) +
+                                  "' has no fixed-bounds form (box or cylinder)");
     }
     // Given bounds on any rank (a rank without contacts has none to give)
     // mean a plain fixed-bounds problem; decided globally so every rank

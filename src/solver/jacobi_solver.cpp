@@ -99,7 +99,7 @@ void jacobiStep(const ConeSet& cones, const std::vector<double>& eta, double ome
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < contacts; ++c) {
     const double step = omega * eta[static_cast<std::size_t>(c)];
-    double z[3];
+    double z[kMaxBlockSize];
     for (int k = 0; k < block; ++k) {
       const Index i = block * c + k;
       z[k] = px[i] - step * (pAx[i] + pb[i]);  // minus: descent (see header)

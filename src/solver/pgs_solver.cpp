@@ -71,18 +71,21 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   const FactoredOperator& F = sweep.factored();
   const Index n_rows = sweep.localRows();
   const double tol = scaledTolerance(settings_.tolerance);
-  const bool blocks = qp.cones.blockSize() == 3;  // friction: contact-wise updates
+  const int block = qp.cones.blockSize();
+  const bool blocks = block > 1;  // friction: contact-wise updates
 
-  // Step per row: omega / d_ii, or omega / mean(d) over a contact's 3 rows.
+  // Step per row: omega / d_ii, or omega / mean(d) over a contact's rows.
   std::vector<double> step = rowDiagonals(sweep.rows(), n_rows, F, sweep.split());
   const Index contacts = static_cast<Index>(qp.cones.localContacts());
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < contacts; ++c) {
     if (blocks) {
-      double* d = step.data() + 3 * c;
-      const double mean = (d[0] + d[1] + d[2]) / 3.0;
+      double* d = step.data() + block * c;
+      double sum = 0.0;
+      for (int k = 0; k < block; ++k) sum += d[k];
+      const double mean = sum / block;
       const double h = mean > 0.0 ? omega_ / mean : 0.0;
-      d[0] = d[1] = d[2] = h;
+      for (int k = 0; k < block; ++k) d[k] = h;
     } else {
       double& d = step[static_cast<std::size_t>(c)];
       d = d > 0.0 ? omega_ / d : 0.0;  // a zero row of A cannot be updated
@@ -117,15 +120,15 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     // One Gauss-Seidel sweep over this rank's rows (sequential by nature).
     if (blocks) {
       for (Index c = 0; c < contacts; ++c) {
-        const Index i0 = 3 * c;
-        double z[3];
-        for (int k = 0; k < 3; ++k) {
+        const Index i0 = block * c;
+        double z[kMaxBlockSize];
+        for (int k = 0; k < block; ++k) {
           const Index i = i0 + k;
           const double r = sweep.residual(i, du, g, b);
           z[k] = g[i] - step[static_cast<std::size_t>(i)] * r;
         }
         qp.cones.projectContact(static_cast<std::size_t>(c), z);
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < block; ++k) {
           const Index i = i0 + k;
           const double dg = z[k] - g[i];
           g[i] = z[k];

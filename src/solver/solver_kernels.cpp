@@ -266,6 +266,7 @@ void checkLayout(const QuadraticProgram& qp, const Vector& gamma, const char* wh
   if (qp.A.is_null() || qp.b.is_null()) {
     throw std::invalid_argument(std::string(who) + ": the quadratic program has no A or no b");
   }
+  if (qp.cones.model == FrictionModel::CoulombRolling) qp.cones.requireBounds(who);
   const std::size_t expected =
       static_cast<std::size_t>(qp.cones.blockSize()) * qp.cones.localContacts();
   if (qp.b->getLocalLength() != expected || gamma.getLocalLength() != expected) {

@@ -142,7 +142,7 @@ double projectedDirection(const ConeSet& cones, const std::vector<double>& inver
 #pragma omp parallel for schedule(static) reduction(+ : local)
   for (Index c = 0; c < contacts; ++c) {
     const double step = alpha * inverse[static_cast<std::size_t>(c)];
-    double z[3];
+    double z[kMaxBlockSize];
     for (int k = 0; k < block; ++k) {
       const Index i = block * c + k;
       z[k] = px[i] - step * (pAx[i] + pb[i]);
@@ -168,7 +168,7 @@ double fallbackResidual(const ConeSet& cones, double tau, const Vector& x, const
   double local = 0.0;
 #pragma omp parallel for schedule(static) reduction(+ : local)
   for (Index c = 0; c < contacts; ++c) {
-    double z[3];
+    double z[kMaxBlockSize];
     for (int k = 0; k < block; ++k) {
       const Index i = block * c + k;
       z[k] = px[i] - tau * (pAx[i] + pb[i]);

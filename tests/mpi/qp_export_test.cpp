@@ -38,7 +38,8 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
   auto comm = Tpetra::getDefaultComm();
   const std::string dir =
       (std::filesystem::temp_directory_path() / "grains_qp_export_test").string();
-  for (FrictionModel model : {FrictionModel::Frictionless, FrictionModel::Coulomb}) {
+  for (FrictionModel model :
+       {FrictionModel::Frictionless, FrictionModel::Coulomb, FrictionModel::CoulombRolling}) {
     SCOPED_TRACE(frictionModelName(model));
     ParallelSection parallel;
     BodyDomain domain(comm, pileOfRank(comm->getRank(), comm->getSize()), parallel);
@@ -48,11 +49,13 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     const std::vector<Wall> walls = {Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor")};
     DetectionSettings detection;
     detection.envelope = 0.05;
-    detection.mu = model == FrictionModel::Coulomb ? 0.4 : 0.0;
+    detection.mu = model == FrictionModel::Frictionless ? 0.0 : 0.4;
     const auto contacts = detectContacts(domain, walls, detection);
     AssemblySettings settings;
     settings.dt = 0.01;
     settings.friction = model;
+    settings.rolling_friction = 0.1;  // used by coulomb_rolling only
+    settings.spinning_friction = 0.05;
     settings.compliance = 1e-4;
     settings.motion.gravity = Vec3(0, 0, -9.81);
     const ContactSystem system = assembleContactSystem(domain, contacts, settings);
@@ -73,6 +76,10 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     ASSERT_GT(n, 20);
     ASSERT_EQ(static_cast<long long>(stored.qp.map()->getGlobalNumElements()), n);
     EXPECT_EQ(stored.qp.cones.model, model);
+    // cones.mtx carries every coefficient of the model (checked through the
+    // residual below, which sees the rolling and spinning bounds too).
+    EXPECT_EQ(stored.qp.cones.rolling.size(),
+              model == FrictionModel::CoulombRolling ? stored.qp.cones.localContacts() : 0u);
     // Same quadratic form on a probe vector: the objective and the
     // natural residual are invariant under redistribution of the unknowns.
     const double b_norm = system.qp.b->norm2();
@@ -88,7 +95,9 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     SolverSettings solver_settings;
     solver_settings.tolerance = 1e-9;
     solver_settings.max_iterations = 20000;
-    auto pgs = SolverRegistry::instance().create("pgs", solver_settings, model);
+    // pgs has no coulomb_rolling; bbpgd then solves the stored problem.
+    const char* row_solver = model == FrictionModel::CoulombRolling ? "bbpgd" : "pgs";
+    auto pgs = SolverRegistry::instance().create(row_solver, solver_settings, model);
     auto apgd = SolverRegistry::instance().create("apgd", solver_settings, model);
     Vector from_file(stored.qp.map(), true);
     const SolveReport on_file = pgs->solve(stored.qp, from_file);

@@ -78,7 +78,12 @@ enum class ConstraintMethod : int { Single = 0, Multisphere = 1, Relcp = 2 };
 
 struct ContactSection {
   FrictionModel friction = FrictionModel::Frictionless;
-  double mu = 0.0;        ///< Coulomb coefficient (>= 0)
+  double mu = 0.0;  ///< Coulomb coefficient (>= 0)
+  /// Rolling and spinning resistance (dimensionless, >= 0; torque bounds
+  /// mu_r rho N and mu_s rho N, rho the contact's rolling radius). Either > 0
+  /// with friction coulomb makes the model coulomb_rolling.
+  double rolling_friction = 0.0;
+  double spinning_friction = 0.0;
   double envelope = 0.0;  ///< speculative contact distance [m]; 0 = 0.1 * max radius
   /// Lacoursiere's SPOOK regularisation (seed 000 eqs. 17-21): damping
   /// d = tau / dt in steps (> 0) and compliance eps [m/N] (>= 0).

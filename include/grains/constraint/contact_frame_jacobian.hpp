@@ -19,7 +19,9 @@ namespace grains {
 class ContactFrameJacobian final : public LocalJacobian {
  public:
   ContactFrameJacobian() = default;
-  /// `rows_per_contact` (1: normal only, 3: normal and two tangents) rows per
+  /// `rows_per_contact` (1: normal only, 3: normal and two tangents, 6: also
+  /// the angular rows about t1, t2 and the normal for rolling and spinning
+  /// resistance, which act on the angular velocities alone) rows per
   /// contact, contact c owning rows [c * rows_per_contact, (c+1) *
   /// rows_per_contact). `bodies` holds 2 column bodies per contact (a, b;
   /// a = -1 for a wall), the row of body b entering with +, a with -.
@@ -47,7 +49,9 @@ class ContactFrameJacobian final : public LocalJacobian {
   std::size_t bytesPerNormalProduct(std::size_t mobility_bodies) const override;
 
  private:
-  /// Each contact's force on body b (force_), from the row impulses x.
+  /// Doubles per contact in force_: the force, and with rolling the torque.
+  int forceStride() const { return block_ == 6 ? 6 : 3; }
+  /// Each contact's force (and torque) on body b (force_), from the row impulses x.
   void contactForces(const double* x) const;
   /// The 6 entries of (D x) for column body b, from force_.
   void gatherBody(std::size_t b, double sum[6]) const;
@@ -60,7 +64,7 @@ class ContactFrameJacobian final : public LocalJacobian {
   std::vector<int> body_start_;
   std::vector<int> incidence_;
   std::vector<double> incidence_arm_;  // 3 per incidence
-  // Work space of the D products: 3 per contact, sized once (the solvers
+  // Work space of the D products: forceStride() per contact, sized once (the solvers
   // apply A hundreds of times per step; one product at a time).
   mutable std::vector<double> force_;
 };

@@ -25,7 +25,8 @@ struct NetworkLine {
 };
 
 /// The lines of `contacts` with impulses `impulses` (block values per
-/// contact: normal, then tangents; as TimeStepper::lastImpulses()), divided
+/// contact: normal, then tangents, then with rolling resistance the rolling
+/// and spinning torques; as TimeStepper::lastImpulses()), divided
 /// by `impulse_to_force` (dt for impulses, 1 for overdamped forces). Body
 /// indices refer to `bodies`; an index that no longer names the contact's
 /// body (e.g. after cell division) puts that end at the contact point.

@@ -25,6 +25,11 @@ namespace grains {
 struct AssemblySettings {
   double dt = 1e-3;
   FrictionModel friction = FrictionModel::Frictionless;
+  /// CoulombRolling: dimensionless rolling and spinning resistance; the
+  /// torque bounds are mu_r rho gamma_n and mu_s rho gamma_n with rho the
+  /// contact's rolling radius (rolling_radius.hpp).
+  double rolling_friction = 0.0;
+  double spinning_friction = 0.0;
   double damping_steps = 4.0;
   double compliance = 0.0;
   MotionModel motion;
@@ -36,6 +41,10 @@ struct AssemblySettings {
 Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point,
                                         const Vec3& center);
 
+/// Row of D^T for one body and an angular direction d (rolling and spinning
+/// rows): [0, d^T], the body's angular velocity about d; side a negated, so
+/// the row measures d . (omega_b - omega_a).
+Eigen::Matrix<double, 1, 6> angularJacobianRow(const Vec3& direction);
 /// Orthonormal tangents (t1, t2) with t1 x t2 = n, chosen deterministically from n.
 void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2);
 

@@ -5,6 +5,7 @@
 // run on all threads, and checkpoints get the sorted list as it is.
 #include "grains/constraint/contact.hpp"
 #include "grains/linalg/tpetra_types.hpp"
+#include "grains/solver/cone_set.hpp"
 
 #include <array>
 #include <map>
@@ -16,7 +17,7 @@ namespace grains {
 /// One remembered contact impulse, as sent to another rank.
 struct WarmStartRecord {
   ContactKey key;
-  std::array<double, 3> impulse{};
+  std::array<double, kMaxBlockSize> impulse{};
 };
 
 /// The body whose owner keeps a contact's impulse: key.a, or the body of a

@@ -15,10 +15,18 @@ enum class FrictionModel : int {
   Coulomb = 1,       ///< circular cone |(gamma_u, gamma_w)| <= mu gamma_n ("cone")
   Pyramid = 2,       ///< |gamma_u| <= mu gamma_n and |gamma_w| <= mu gamma_n
   Box = 3,           ///< gamma_n >= 0, |gamma_u|, |gamma_w| <= mu * normal_bound (fixed)
-  Cylinder = 4       ///< gamma_n >= 0, |(gamma_u, gamma_w)| <= mu * normal_bound (fixed)
+  Cylinder = 4,      ///< gamma_n >= 0, |(gamma_u, gamma_w)| <= mu * normal_bound (fixed)
+  /// Coulomb cone plus rolling and spinning resistance (Tasora & Anitescu
+  /// 2013): six unknowns (n, u, w, r1, r2, s), |(u, w)| <= mu n,
+  /// |(r1, r2)| <= rolling n, |s| <= spinning n.
+  CoulombRolling = 5
 };
 
-/// Canonical config name: frictionless, coulomb, pyramid, box, cylinder.
+/// The most unknowns any model has per contact (CoulombRolling's six).
+constexpr int kMaxBlockSize = 6;
+
+/// Canonical config name: frictionless, coulomb, pyramid, box, cylinder,
+/// coulomb_rolling.
 std::string frictionModelName(FrictionModel model);
 /// Accepts the canonical names and the aliases "none" and "cone"; throws
 /// std::invalid_argument naming the accepted values.
@@ -26,7 +34,7 @@ FrictionModel parseFrictionModel(const std::string& name);
 /// All models, in enum order.
 const std::vector<FrictionModel>& allFrictionModels();
 
-/// Unknowns per contact for a friction model (1 or 3).
+/// Unknowns per contact for a friction model (1, 3 or 6).
 int unknownsPerContact(FrictionModel model);
 /// Box and cylinder: the tangential bound is mu times a given normal impulse
 /// estimate instead of mu times the contact's own normal unknown.
@@ -90,11 +98,21 @@ inline void projectCoulombCone(double mu, double& n, double& u, double& w) {
 /// Exact Euclidean projection onto {|u| <= mu n, |w| <= mu n} (n >= 0 implied).
 void projectPyramid(double mu, double& n, double& u, double& w);
 
+/// Exact Euclidean projection of g = (n, u, w, r1, r2, s) onto
+/// {|(u, w)| <= mu n, |(r1, r2)| <= rolling n, |s| <= spinning n} (n >= 0
+/// implied; a coefficient 0 forces its part to 0). See cone_set.cpp.
+void projectRollingCone(double mu, double rolling, double spinning, double* g);
+
 /// The set of every contact owned by this rank, in the order of the local
 /// rows of the constraint map.
 struct ConeSet {
   FrictionModel model = FrictionModel::Frictionless;
   std::vector<double> mu;  ///< friction coefficient per local contact
+  /// CoulombRolling only, per local contact: the rolling and spinning torque
+  /// bounds per unit normal impulse, mu_r rho and mu_s rho [m] (rho the
+  /// contact's rolling radius). Empty for the other models.
+  std::vector<double> rolling;
+  std::vector<double> spinning;
   /// Box and cylinder only: the normal impulse estimate per local contact
   /// (tangential bound = mu * normal_bound). Empty means "not fixed yet": the
   /// registry then wraps the solver in the Tresca-to-Coulomb fixed point, and
@@ -112,12 +130,15 @@ struct ConeSet {
       projectCoulombCone(mu[contact], values[0], values[1], values[2]);
     } else if (model == FrictionModel::Frictionless) {
       values[0] = std::max(values[0], 0.0);
+    } else if (model == FrictionModel::CoulombRolling) {
+      projectRollingCone(mu[contact], rolling[contact], spinning[contact], values);
     } else {
       projectOtherModels(contact, values);
     }
   }
-  /// Throws std::invalid_argument (naming `who`) when the model has fixed
-  /// bounds and they are not one per contact.
+  /// Throws std::invalid_argument (naming `who`) when the model's per-contact
+  /// data are not one per contact: the fixed bounds of box and cylinder, the
+  /// rolling and spinning coefficients of coulomb_rolling.
   void requireBounds(const char* who) const;
   /// Project a local array of blockSize()*localContacts() values onto K, in place.
   void project(double* values) const;
