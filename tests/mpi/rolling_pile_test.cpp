@@ -10,7 +10,6 @@
 #include <Tpetra_Core.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <random>
 
@@ -81,11 +80,7 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps) 
     for (int k = 0; k < 3; ++k) values.push_back(b.angular_velocity[k]);
   }
   const auto all_gids = allGather(*comm, gids);
-  std::vector<std::int64_t> bits(values.size());
-  std::memcpy(bits.data(), values.data(), values.size() * sizeof(double));
-  const auto all_bits = allGather(*comm, bits);
-  std::vector<double> all_values(all_bits.size());
-  std::memcpy(all_values.data(), all_bits.data(), all_bits.size() * sizeof(double));
+  const std::vector<double> all_values = allGather(*comm, values);
   for (std::size_t k = 0; k < all_gids.size(); ++k) {
     EXPECT_EQ(out.state.count(all_gids[k]), 0u) << "duplicate GID " << all_gids[k];
     std::array<double, 6> s;

@@ -30,7 +30,8 @@ TEST(QpSolverListing, OneRowPerRegisteredSolverInRegistryOrder) {
 
 TEST(QpSolverListing, ModelsAsTheRegistryDeclaresThem) {
   const std::string text = qpSolverListing();
-  EXPECT_NE(text.find("\napgd,frictionless coulomb pyramid box cylinder,,0\n"), std::string::npos)
+  EXPECT_NE(text.find("\napgd,frictionless coulomb pyramid box cylinder coulomb_rolling,,0\n"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("\npgs,frictionless coulomb pyramid box cylinder,,1\n"), std::string::npos)
       << text;
