@@ -36,7 +36,7 @@ TEST_P(SolverParam, SphereRestingOnPlaneCarriesItsWeight) {
   const double m = 2.5, r = 0.1, dt = 1e-3;
   BodyDomain domain(Tpetra::getDefaultComm(), {makeSphere(0, r, m, Vec3(0.3, -0.2, r))});
   TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
-                          {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver(GetParam()));
+                      {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver(GetParam()));
   for (int step = 0; step < 20; ++step) {
     const auto report = stepper.step(domain, step);
     ASSERT_TRUE(report.solve.converged) << "step " << step;
@@ -56,8 +56,8 @@ TEST_P(SolverParam, ColumnOfTenSpheresBottomContactCarriesTenWeights) {
   for (int i = 0; i < 10; ++i) column.push_back(makeSphere(i, r, m, Vec3(0, 0, r + 2 * r * i)));
   BodyDomain domain(Tpetra::getDefaultComm(), column);
   TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3(0, 0, -kG)),
-                          {Wall::plane(Vec3::Zero(), Vec3::UnitZ())},
-                          makeSolver(GetParam(), 1e-13, 20000));
+                      {Wall::plane(Vec3::Zero(), Vec3::UnitZ())},
+                      makeSolver(GetParam(), 1e-13, 20000));
   for (int step = 0; step < 10; ++step) stepper.step(domain, step);
   const auto& contacts = stepper.lastContacts();
   ASSERT_EQ(contacts.size(), 10u);  // floor + 9 sphere-sphere
@@ -80,7 +80,7 @@ double inclineAcceleration(double theta, double mu, double* spin_ratio) {
   const Vec3 gravity(kG * std::sin(theta), 0.0, -kG * std::cos(theta));
   BodyDomain domain(Tpetra::getDefaultComm(), {makeSphere(0, r, m, Vec3(0, 0, r))});
   TimeStepper stepper(settingsFor(dt, FrictionModel::Coulomb, mu, gravity),
-                          {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
+                      {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
   const int steps = 200;
   for (int step = 0; step < steps; ++step) {
     const auto report = stepper.step(domain, step);
@@ -137,7 +137,7 @@ TEST(FastImpact, NoTunnellingThroughWallsOrSpheres) {
   bodies[2].velocity = Vec3(-10.0, 0, 0);
   BodyDomain domain(Tpetra::getDefaultComm(), bodies);
   TimeStepper stepper(settingsFor(dt, FrictionModel::Frictionless, 0.0, Vec3::Zero()),
-                          {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
+                      {Wall::plane(Vec3::Zero(), Vec3::UnitZ())}, makeSolver("bbpgd"));
   double max_overlap = 0.0;
   for (int step = 0; step < 10; ++step) {
     const auto report = stepper.step(domain, step);

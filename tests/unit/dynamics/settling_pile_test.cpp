@@ -56,7 +56,7 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   solver_settings.tolerance = gauss_seidel ? 1e-6 : 1e-8;
   solver_settings.max_iterations = gauss_seidel ? 300 : 3000;
   TimeStepper stepper(settings, walls,
-                          SolverRegistry::instance().create(solver_name, solver_settings));
+                      SolverRegistry::instance().create(solver_name, solver_settings));
 
   const double e0 = globalKineticEnergy(domain) + potentialEnergy(domain, gravity);
   double max_overlap = 0.0, max_kinetic = 0.0, last_kinetic = 0.0;
