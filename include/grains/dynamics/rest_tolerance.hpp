@@ -5,8 +5,9 @@
 // that cancelled the last step's error), so a resting pile jitters at the
 // tolerance for ever and every step needs iterations. Solving a step that has
 // to iterate at all down to a fraction of its warm start's residual lets the
-// error decay from step to step, until the warm start alone meets the floor
-// and resting steps cost no iterations (docs/solvers.md, "Tolerance").
+// error decay from step to step, down to the floor (docs/solvers.md, "What
+// the tolerance means, and piles at rest"). Resting steps still iterate a
+// little: each stops just below the floor, and the next misses by as much.
 #include <algorithm>
 
 namespace grains {
