@@ -7,6 +7,8 @@
 #include "grains/parallel/mpi_utils.hpp"
 #include "mpi_test_support.hpp"
 
+#include "open_box.hpp"
+
 #include <gtest/gtest.h>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <Tpetra_Core.hpp>
@@ -92,11 +94,7 @@ PileState settle(RCP<const Comm> comm, const std::vector<Body>& all, int steps,
   parallel.repartition_every = 50;  // many repartitions and migrations
   parallel.min_repartition_interval = 1;
   BodyDomain domain(comm, myBlock(all, *comm), parallel);
-  std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
-  for (int axis = 0; axis < 2; ++axis) {
-    walls.push_back(Wall::plane(Vec3::Zero(), Vec3::Unit(axis)));
-    walls.push_back(Wall::plane(2.0 * Vec3::Unit(axis), -Vec3::Unit(axis)));
-  }
+  const std::vector<Wall> walls = test::openBox(0.0, 2.0);
   StepperSettings settings;
   settings.assembly.dt = 2e-3;
   settings.assembly.motion.gravity = Vec3(0, 0, -9.81);

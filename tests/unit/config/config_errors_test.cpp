@@ -13,17 +13,7 @@ namespace {
 
 using test::expectContains;
 
-const char* const kValid = R"(simulation:
-  dt: 0.01
-  steps: 10
-bodies:
-  radius: 0.1
-  mass: 1.0
-  generator:
-    type: lattice
-    count: 8
-    region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}
-)";
+const std::string kValid = test::kSmallLatticeYaml;
 
 std::string errorOf(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   return test::configErrorOf(yaml, "test.yaml", overrides);

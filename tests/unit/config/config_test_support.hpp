@@ -12,6 +12,19 @@
 
 namespace grains::test {
 
+/// A complete config with the fewest keys: 8 spheres on a lattice in a unit box.
+inline const char* const kSmallLatticeYaml = R"(simulation:
+  dt: 0.01
+  steps: 10
+bodies:
+  radius: 0.1
+  mass: 1.0
+  generator:
+    type: lattice
+    count: 8
+    region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}
+)";
+
 inline SimulationConfig loadYaml(const std::string& yaml, const std::string& name,
                                  const std::vector<std::string>& overrides = {}) {
   return loadConfigString(yaml, name, ".", overrides);

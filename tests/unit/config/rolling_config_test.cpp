@@ -12,20 +12,10 @@ namespace {
 
 using test::expectContains;
 
-const char* const kBase = R"(simulation:
-  dt: 0.01
-  steps: 10
-bodies:
-  radius: 0.1
-  mass: 1.0
-  generator:
-    type: lattice
-    count: 8
-    region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}
-)";
+const std::string kBase = test::kSmallLatticeYaml;
 
 SimulationConfig withContact(const std::string& contact) {
-  return test::loadYaml(std::string(kBase) + "contact: " + contact + "\n", "t.yaml");
+  return test::loadYaml(kBase + "contact: " + contact + "\n", "t.yaml");
 }
 
 TEST(RollingConfig, DefaultsLeaveCoulombUnchanged) {
@@ -48,22 +38,19 @@ TEST(RollingConfig, EitherCoefficientSelectsCoulombRolling) {
 
 TEST(RollingConfig, ErrorsNameKeyValueAndExpectation) {
   expectContains(
-      test::configErrorOf(
-          std::string(kBase) + "contact: {friction: coulomb, rolling_friction: -1}\n", "t.yaml"),
+      test::configErrorOf(kBase + "contact: {friction: coulomb, rolling_friction: -1}\n", "t.yaml"),
       {"contact.rolling_friction = -1", ">= 0"});
-  expectContains(test::configErrorOf(std::string(kBase) + "contact: {friction: pyramid, mu: 0.3, "
-                                                          "spinning_friction: 0.1}\n",
+  expectContains(test::configErrorOf(kBase + "contact: {friction: pyramid, mu: 0.3, "
+                                             "spinning_friction: 0.1}\n",
                                      "t.yaml"),
                  {"contact.spinning_friction = 0.1", "pyramid", "coulomb"});
-  expectContains(
-      test::configErrorOf(std::string(kBase) + "contact: {rolling_friction: 0.1}\n", "t.yaml"),
-      {"contact.rolling_friction = 0.1", "frictionless"});
+  expectContains(test::configErrorOf(kBase + "contact: {rolling_friction: 0.1}\n", "t.yaml"),
+                 {"contact.rolling_friction = 0.1", "frictionless"});
   // A solver without the model is a config error naming both.
-  expectContains(
-      test::configErrorOf(std::string(kBase) + "contact: {friction: coulomb, mu: 0.3, "
-                                               "rolling_friction: 0.1}\nsolver: {name: gpminres}\n",
-                          "t.yaml"),
-      {"gpminres", "coulomb_rolling"});
+  expectContains(test::configErrorOf(kBase + "contact: {friction: coulomb, mu: 0.3, "
+                                             "rolling_friction: 0.1}\nsolver: {name: gpminres}\n",
+                                     "t.yaml"),
+                 {"gpminres", "coulomb_rolling"});
 }
 
 }  // namespace

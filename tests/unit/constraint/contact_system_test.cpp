@@ -1,6 +1,8 @@
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/contact_detection.hpp"
 
+#include "constraint_test_support.hpp"
+
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
@@ -10,20 +12,7 @@
 namespace grains {
 namespace {
 
-// Three spheres in a loose chain over a floor, with random velocities.
-BodyDomain smallDomain(std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<Body> bodies{makeSphere(0, 0.1, 2.0, Vec3(0, 0, 0.1)),
-                           makeSphere(1, 0.12, 3.0, Vec3(0.15, 0.1, 0.2)),
-                           makeSphere(2, 0.08, 1.0, Vec3(0.2, 0.25, 0.3))};
-  for (auto& b : bodies) {
-    b.velocity = Vec3(u(rng), u(rng), u(rng));
-    b.angular_velocity = Vec3(u(rng), u(rng), u(rng));
-    b.orientation = Quat(Eigen::AngleAxisd(u(rng), Vec3(u(rng), u(rng), 1).normalized()));
-    b.inertia = Vec3(0.01, 0.02, 0.03) * b.mass;  // anisotropic to test the world-frame tensor
-  }
-  return BodyDomain(Tpetra::getDefaultComm(), bodies);
-}
+using test::smallDomain;
 
 // Velocity of the material point y of body b.
 Vec3 pointVelocity(const Body& b, const Vec3& y) {

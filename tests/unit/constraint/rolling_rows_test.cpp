@@ -5,6 +5,8 @@
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/rolling_radius.hpp"
 
+#include "constraint_test_support.hpp"
+
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
@@ -13,19 +15,7 @@
 namespace grains {
 namespace {
 
-BodyDomain smallDomain(std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<Body> bodies{makeSphere(0, 0.1, 2.0, Vec3(0, 0, 0.1)),
-                           makeSphere(1, 0.12, 3.0, Vec3(0.15, 0.1, 0.2)),
-                           makeSphere(2, 0.08, 1.0, Vec3(0.2, 0.25, 0.3))};
-  for (auto& b : bodies) {
-    b.velocity = Vec3(u(rng), u(rng), u(rng));
-    b.angular_velocity = Vec3(u(rng), u(rng), u(rng));
-    b.orientation = Quat(Eigen::AngleAxisd(u(rng), Vec3(u(rng), u(rng), 1).normalized()));
-    b.inertia = Vec3(0.01, 0.02, 0.03) * b.mass;
-  }
-  return BodyDomain(Tpetra::getDefaultComm(), bodies);
-}
+using test::smallDomain;
 
 AssemblySettings rollingSettings() {
   AssemblySettings settings;

@@ -4,6 +4,8 @@
 // (rest_tolerance.hpp) lets them decay and the pile come to rest.
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "open_box.hpp"
+
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
@@ -33,13 +35,7 @@ RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int r
                                     Vec3(-0.375 + 0.25 * i + jitter(rng),
                                          -0.375 + 0.25 * j + jitter(rng), 0.15 + 0.25 * k)));
   BodyDomain domain(Tpetra::getDefaultComm(), bodies);
-  std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
-  for (int axis = 0; axis < 2; ++axis)
-    for (double side : {-1.0, 1.0}) {
-      Vec3 n = Vec3::Zero();
-      n[axis] = -side;
-      walls.push_back(Wall::plane(half_width * side * Vec3::Unit(axis), n));
-    }
+  const std::vector<Wall> walls = test::openBox(-half_width, half_width);
   StepperSettings settings;
   settings.assembly.dt = dt;
   settings.assembly.motion.gravity = Vec3(0, 0, -9.81);

@@ -2,6 +2,8 @@
 // the overlaps stay tiny (hard contact, not penalty springs).
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "open_box.hpp"
+
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
@@ -36,13 +38,7 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
         bodies.push_back(b);
       }
   BodyDomain domain(Tpetra::getDefaultComm(), bodies);
-  std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
-  for (int axis = 0; axis < 2; ++axis)
-    for (double side : {-1.0, 1.0}) {
-      Vec3 n = Vec3::Zero();
-      n[axis] = -side;
-      walls.push_back(Wall::plane(0.75 * side * Vec3::Unit(axis), n));
-    }
+  const std::vector<Wall> walls = test::openBox(-0.75, 0.75);
   StepperSettings settings;
   settings.assembly.dt = dt;
   settings.assembly.motion.gravity = gravity;
