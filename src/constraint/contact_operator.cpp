@@ -1,7 +1,5 @@
 #include "grains/constraint/contact_operator.hpp"
 
-#include "grains/constraint/block_jacobian.hpp"
-
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -42,17 +40,6 @@ void MobilityOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETra
       }
     }
   }
-}
-
-ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOperator> mobility,
-                                 double scale, double regularisation)
-    : Dt_(std::move(Dt)),
-      mobility_(std::move(mobility)),
-      scale_(scale),
-      regularisation_(regularisation),
-      jacobian_(std::make_shared<BlockJacobian>(*Dt_, Dt_->getColMap()->getNodeNumElements() / 6)),
-      importer_(Dt_->getGraph()->getImporter()) {
-  allocateWork();
 }
 
 ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,

@@ -36,10 +36,8 @@ class MobilityOperator : public Operator {
 
 class ContactOperator : public Operator {
  public:
-  ContactOperator(RCP<const CrsMatrix> Dt, RCP<const MobilityOperator> mobility, double scale,
-                  double regularisation);
-  /// Same, with the local kernels already built (the assembly writes the
-  /// contact frames directly instead of reading D^T back).
+  /// `jacobian` holds this rank's D^T as the OpenMP kernels see it (the
+  /// assembly writes the contact frames directly instead of reading D^T back).
   ContactOperator(RCP<const CrsMatrix> Dt, std::shared_ptr<const LocalJacobian> jacobian,
                   RCP<const MobilityOperator> mobility, double scale, double regularisation);
 
