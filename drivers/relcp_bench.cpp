@@ -28,8 +28,6 @@ namespace {
 
 using namespace grains;
 
-constexpr double kPi = 3.14159265358979323846;
-
 struct Options {
   std::map<std::string, std::string> values;
   std::string get(const std::string& key, const std::string& fallback) const {

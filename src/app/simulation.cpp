@@ -7,6 +7,7 @@
 #include "grains/app/step_supervisor.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/constraint/contact_network.hpp"
+#include "grains/core/text.hpp"
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/io/checkpoint.hpp"
 #include "grains/io/contact_network_writer.hpp"
@@ -51,7 +52,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   if (config.growth.rate > 0.0) {
     GrowthSettings g;
     g.division_length = config.growth.division_length;
-    g.reorientation = config.growth.reorientation_deg * 3.14159265358979323846 / 180.0;
+    g.reorientation = config.growth.reorientation_deg * kPi / 180.0;
     g.planar = config.simulation.planar;
     g.seed = config.simulation.seed;
     g.roots = std::max(1L, initial_bodies);
@@ -69,12 +70,6 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.solver_tolerance = config.solver.settings.tolerance;
   s.rest = config.solver.rest;
   return s;
-}
-
-std::string formatNumber(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
 }
 
 std::vector<Body> ownedBodies(const BodyDomain& domain) {
@@ -199,8 +194,8 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
     restart->warm_start.clear();
     // globalBodyCount() is collective: every rank calls it, rank 0 prints.
     const long restarted_bodies = domain.globalBodyCount();
-    log.info("restarting after step " + std::to_string(restart->step) +
-             " (t=" + formatNumber(restart->time) + " s, " + std::to_string(restarted_bodies) +
+    log.info("restarting after step " + std::to_string(restart->step) + " (t=" +
+             formatNumber("%g", restart->time) + " s, " + std::to_string(restarted_bodies) +
              " bodies) from a checkpoint of " + std::to_string(restart->ranks) + " rank(s)");
   }
   summary.first_step = first_step;

@@ -1,6 +1,7 @@
 #include "grains/app/step_supervisor.hpp"
 
 #include "grains/app/run_fault.hpp"
+#include "grains/core/text.hpp"
 #include "grains/dynamics/state_check.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
@@ -13,12 +14,6 @@
 
 namespace grains {
 namespace {
-
-std::string formatNumber(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 std::string formatPoint(const Vec3& p) {
   char text[96];

@@ -1,6 +1,7 @@
 #include "config_overrides.hpp"
 
-#include <cctype>
+#include "grains/core/text.hpp"
+
 #include <utility>
 
 namespace grains::config_detail {
@@ -12,14 +13,6 @@ const std::pair<const char*, const char*> kExclusivePairs[] = {
     {"simulation.steps", "simulation.end_time"},
     {"bodies.mass", "bodies.density"},
 };
-
-std::string trim(const std::string& s) {
-  std::size_t b = 0;
-  std::size_t e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 std::vector<std::string> splitPath(const std::string& key) {
   std::vector<std::string> parts;

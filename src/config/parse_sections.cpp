@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "config_sections.hpp"
+#include "grains/core/text.hpp"
 
 namespace grains::config_detail {
 
@@ -127,12 +128,6 @@ GrowthSection parseGrowth(MapReader s) {
 }
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 /// Checks solver.options against the registry's option specs and fills in defaults.
 void parseSolverOptions(MapReader& s, const SolverEntry& entry, SolverSettings& settings) {

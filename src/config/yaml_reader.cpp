@@ -1,5 +1,7 @@
 #include "yaml_reader.hpp"
 
+#include "grains/core/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,21 +13,6 @@ namespace {
 
 bool startsWith(const std::string& s, const std::string& prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-std::string formatNumber(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
-}
-
-std::string joinNames(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += names[i];
-  }
-  return out;
 }
 
 }  // namespace
@@ -202,14 +189,14 @@ std::string MapReader::choice(const std::string& key, const std::string& fallbac
   if (!value.IsDefined()) return fallback;
   if (!value.IsScalar() ||
       std::find(allowed.begin(), allowed.end(), value.Scalar()) == allowed.end()) {
-    fail(key, "one of: " + joinNames(allowed));
+    fail(key, "one of: " + joined(allowed));
   }
   return value.Scalar();
 }
 
 std::string MapReader::requiredChoice(const std::string& key,
                                       const std::vector<std::string>& allowed) {
-  if (!has(key)) failMissing(key, "one of: " + joinNames(allowed));
+  if (!has(key)) failMissing(key, "one of: " + joined(allowed));
   return choice(key, "", allowed);
 }
 
@@ -281,7 +268,7 @@ void MapReader::finish() const {
     if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
       std::vector<std::string> sorted = known_;
       std::sort(sorted.begin(), sorted.end());
-      throwPathError(*ctx_, key_node, path, "unknown key; expected one of: " + joinNames(sorted));
+      throwPathError(*ctx_, key_node, path, "unknown key; expected one of: " + joined(sorted));
     }
   }
 }

@@ -34,9 +34,8 @@ Vec3 axisOf(const Body& b) { return b.orientation * Vec3::UnitZ(); }
 double tipToTipLength(const Body& b) { return 2.0 * (b.half_length + b.radius); }
 
 Body resizedSpherocylinder(const Body& b, double length) {
-  const double pi = 3.14159265358979323846;
-  auto volume = [pi](double r, double h) {
-    return pi * r * r * (2.0 * h) + 4.0 / 3.0 * pi * r * r * r;
+  auto volume = [](double r, double h) {
+    return kPi * r * r * (2.0 * h) + 4.0 / 3.0 * kPi * r * r * r;
   };
   const double half_length = 0.5 * length - b.radius;
   if (!(half_length >= 0.0)) {
@@ -101,7 +100,7 @@ Body daughterCell(const Body& parent, int which, const GrowthSettings& settings)
       // A uniformly random direction perpendicular to the cell's axis.
       const Vec3 e1 = axis.unitOrthogonal();
       const Vec3 e2 = axis.cross(e1);
-      const double phi = 2.0 * 3.14159265358979323846 * uniformOf(settings.seed, key, 1);
+      const double phi = 2.0 * kPi * uniformOf(settings.seed, key, 1);
       turn_axis = std::cos(phi) * e1 + std::sin(phi) * e2;
     }
     d.orientation = (Quat(Eigen::AngleAxisd(angle, turn_axis)) * parent.orientation).normalized();

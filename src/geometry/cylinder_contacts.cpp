@@ -94,8 +94,7 @@ ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder) {
         return (rel - rel.dot(e) * e).norm();
       };
       constexpr int kSamples = 64;
-      const double pi = 3.14159265358979323846;
-      const double step = 2.0 * pi / kSamples;
+      const double step = 2.0 * kPi / kSamples;
       double best_end = 1.0, best_theta = 0.0, best = -1.0;
       for (double end : {-1.0, 1.0}) {
         for (int k = 0; k < kSamples; ++k) {

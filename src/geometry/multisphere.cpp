@@ -68,10 +68,9 @@ std::vector<SubSphere> subSpheres(const Body& b, int count) {
     case ShapeKind::Ellipsoid:
       return ellipsoidSpheres(b, count);
     case ShapeKind::Torus: {
-      const double pi = 3.14159265358979323846;
       std::vector<SubSphere> out(static_cast<std::size_t>(count));
       for (int i = 0; i < count; ++i) {
-        const double phi = 2.0 * pi * i / count;
+        const double phi = 2.0 * kPi * i / count;
         out[static_cast<std::size_t>(i)] = SubSphere{
             Vec3(b.major_radius * std::cos(phi), b.major_radius * std::sin(phi), 0.0), b.radius};
       }

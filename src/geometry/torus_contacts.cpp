@@ -58,7 +58,7 @@ Vec3 closestPointOnCircle(const CentreCircle& circle, const Vec3& p) {
 
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586476925;
+constexpr double kTwoPi = 2.0 * kPi;
 /// Samples along the circle before refining; a ring pair has at most a few
 /// local minima, well separated unless the distance is nearly constant.
 constexpr int kSamples = 64;

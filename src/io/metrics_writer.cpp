@@ -1,7 +1,7 @@
 #include "grains/io/metrics_writer.hpp"
 
 #include "collective.hpp"
-#include "number_format.hpp"
+#include "grains/core/text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -144,7 +144,7 @@ void MetricsWriter::writeRow(const MetricsRow& row) {
     if (rank_ == 0) {
       std::string line;
       if (first) line += joinFields(names) + "\n";
-      const auto num = [](double value) { return io_detail::formatDoubleExact(value); };
+      const auto num = [](double value) { return formatNumber(value); };
       const std::vector<std::string> fields = {
           std::to_string(row.step),   num(row.time),
           std::to_string(row.bodies), std::to_string(row.contacts),

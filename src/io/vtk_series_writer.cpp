@@ -2,7 +2,7 @@
 
 #include "body_polydata.hpp"
 #include "collective.hpp"
-#include "number_format.hpp"
+#include "grains/core/text.hpp"
 
 #include <vtkXMLPolyDataWriter.h>
 
@@ -71,7 +71,7 @@ std::string makePvdText(const std::vector<VtkSeriesEntry>& entries) {
       << "<VTKFile type=\"Collection\" version=\"0.1\">\n"
       << "  <Collection>\n";
   for (const VtkSeriesEntry& entry : entries) {
-    out << "    <DataSet timestep=\"" << io_detail::formatDoubleExact(entry.time)
+    out << "    <DataSet timestep=\"" << formatNumber(entry.time)
         << "\" group=\"\" part=\"0\" file=\"" << entry.file << "\"/>\n";
   }
   out << "  </Collection>\n"

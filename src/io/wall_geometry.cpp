@@ -71,7 +71,7 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
       continue;
     }
     const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
-    const double step = 2.0 * 3.14159265358979323846 / cylinder_segments;
+    const double step = 2.0 * kPi / cylinder_segments;
     for (int s = 0; s < cylinder_segments; ++s) {
       const Vec3 r0 = wall.radius * (std::cos(s * step) * u + std::sin(s * step) * v);
       const Vec3 r1 = wall.radius * (std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v);

@@ -46,7 +46,7 @@ Quat randomOrientation(unsigned long seed, GlobalId gid) {
   const double u1 = uniform01(rng);
   const double u2 = uniform01(rng);
   const double u3 = uniform01(rng);
-  const double two_pi = 2.0 * 3.14159265358979323846;
+  const double two_pi = 2.0 * kPi;
   const double a = std::sqrt(1.0 - u1);
   const double b = std::sqrt(u1);
   return Quat(b * std::cos(two_pi * u3), a * std::sin(two_pi * u2), a * std::cos(two_pi * u2),

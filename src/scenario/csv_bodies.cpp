@@ -10,19 +10,13 @@
 
 #include "generators.hpp"
 #include "grains/config/config_error.hpp"
+#include "grains/core/text.hpp"
 
 namespace grains::scenario_detail {
 
 namespace {
 
 const char* const kColumns[] = {"x", "y", "z", "radius", "mass", "vx", "vy", "vz"};
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 std::vector<std::string> splitFields(const std::string& line) {
   std::vector<std::string> fields;

@@ -17,9 +17,8 @@ constexpr long kMaxAttemptsPerBody = 20000;
 constexpr double kMaxVolumeFraction = 0.38;
 
 double regionVolume(const Region& region) {
-  const double pi = 3.14159265358979323846;
   const double height = region.max_corner.z() - region.min_corner.z();
-  if (region.kind == Region::Kind::Cylinder) return pi * region.radius * region.radius * height;
+  if (region.kind == Region::Kind::Cylinder) return kPi * region.radius * region.radius * height;
   const Vec3 extent = region.max_corner - region.min_corner;
   return extent.x() * extent.y() * extent.z();
 }
@@ -92,7 +91,7 @@ std::vector<Body> randomPackingBodies(const SimulationConfig& config) {
     const double r = bodyRadius(b, seed, gid);
     radii[static_cast<std::size_t>(gid)] = r;
     const double reach = shapeBoundingRadius(b, r);
-    bounding_volume += 4.0 / 3.0 * 3.14159265358979323846 * reach * reach * reach;
+    bounding_volume += 4.0 / 3.0 * kPi * reach * reach * reach;
   }
   const double fraction = bounding_volume / regionVolume(region);
   if (fraction > kMaxVolumeFraction) {

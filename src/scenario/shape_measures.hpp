@@ -36,15 +36,14 @@ inline double shapeBoundingRadius(const BodiesSection& b, double radius) {
 /// Solid volume: sphere 4/3 pi r^3, capsule pi r^2 2h + 4/3 pi r^3,
 /// ellipsoid 4/3 pi a b c, torus 2 pi^2 R r^2.
 inline double shapeVolume(const BodiesSection& b, double radius) {
-  const double pi = 3.14159265358979323846;
-  const double ball = 4.0 / 3.0 * pi * radius * radius * radius;
+  const double ball = 4.0 / 3.0 * kPi * radius * radius * radius;
   switch (generatedShapeKind(b)) {
     case ShapeKind::Spherocylinder:
-      return pi * radius * radius * 2.0 * b.half_length + ball;
+      return kPi * radius * radius * 2.0 * b.half_length + ball;
     case ShapeKind::Ellipsoid:
-      return 4.0 / 3.0 * pi * b.semi_axes.prod();
+      return 4.0 / 3.0 * kPi * b.semi_axes.prod();
     case ShapeKind::Torus:
-      return 2.0 * pi * pi * b.major_radius * radius * radius;
+      return 2.0 * kPi * kPi * b.major_radius * radius * radius;
     default:
       return ball;
   }

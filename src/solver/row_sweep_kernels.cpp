@@ -14,7 +14,6 @@ namespace grains::solver_detail {
 namespace {
 
 using Vec6 = Eigen::Matrix<double, 6, 1>;
-constexpr double kPi = 3.14159265358979323846;
 
 /// The entries of row i of D^T gathered into one dense 6-vector per body
 /// (entries of one body need not be contiguous in the row).

@@ -3,6 +3,7 @@
 // the options before the factory runs.
 #include "grains/solver/solver.hpp"
 
+#include "grains/core/text.hpp"
 #include "solver_factories.hpp"
 
 #include <algorithm>
@@ -12,19 +13,6 @@
 
 namespace grains {
 namespace {
-
-std::string formatNumber(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
-  return text.empty() ? "(none)" : text;
-}
 
 std::string describeRange(const SolverOptionSpec& spec) {
   return std::string(spec.integer ? "an integer" : "a value") + " in [" +
@@ -184,9 +172,9 @@ std::unique_ptr<Solver> SolverRegistry::create(const std::string& name,
       if (s.name == key) spec = &s;
     }
     if (spec == nullptr) {
-      throw std::invalid_argument("solver '" + name + "': unknown option '" + key + "' (value " +
-                                  formatNumber(value) +
-                                  "); accepted options: " + joined(option_names));
+      throw std::invalid_argument(
+          "solver '" + name + "': unknown option '" + key + "' (value " + formatNumber(value) +
+          "); accepted options: " + (option_names.empty() ? "(none)" : joined(option_names)));
     }
     const bool in_range = value >= spec->min_value && value <= spec->max_value;
     const bool integral = !spec->integer || std::floor(value) == value;

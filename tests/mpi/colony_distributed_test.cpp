@@ -48,7 +48,7 @@ ColonyRun growColony(RCP<const Comm> comm, int steps) {
   s.max_recursions = 40;
   GrowthSettings growth;
   growth.division_length = 4.0;
-  growth.reorientation = 0.01 * 3.14159265358979323846 / 180.0;
+  growth.reorientation = 0.01 * kPi / 180.0;
   growth.planar = true;
   growth.roots = 1;
   s.growth = growth;

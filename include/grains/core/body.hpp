@@ -100,10 +100,9 @@ inline Body makeCylinder(GlobalId gid, double radius, double half_length, double
 ///   I_perp = m_c (L^2/12 + r^2/4) + m_s (2/5 r^2 + L^2/4 + 3/8 L r),  L = 2h.
 inline Body makeSpherocylinder(GlobalId gid, double radius, double half_length, double mass,
                                const Vec3& position, const Vec3& axis = Vec3::UnitZ()) {
-  const double pi = 3.14159265358979323846;
   const double L = 2.0 * half_length;
-  const double v_cyl = pi * radius * radius * L;
-  const double v_caps = 4.0 / 3.0 * pi * radius * radius * radius;
+  const double v_cyl = kPi * radius * radius * L;
+  const double v_caps = 4.0 / 3.0 * kPi * radius * radius * radius;
   const double m_c = mass * v_cyl / (v_cyl + v_caps);
   const double m_s = mass - m_c;
   Body b;

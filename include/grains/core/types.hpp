@@ -13,6 +13,9 @@ using Quat = Eigen::Quaterniond;
 /// Global body identifier: 64-bit, unique and permanent for the whole run.
 using GlobalId = std::int64_t;
 
+/// pi, the one definition (C++17 has no std::numbers).
+inline constexpr double kPi = 3.14159265358979323846;
+
 /// Marker used for "no body" (e.g. the static side of a wall contact).
 inline constexpr GlobalId kNoBody = -1;
 

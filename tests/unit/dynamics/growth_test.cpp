@@ -14,8 +14,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // Seed 004 section 4.3: diameter 0.5, tip-to-tip l0 = 2.
 Body cell(GlobalId gid, const Vec3& position, const Vec3& axis, double rate = 1.0) {
   Body b = makeSpherocylinder(gid, 0.25, 0.75, 1.0, position, axis);

@@ -14,8 +14,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 std::unique_ptr<Solver> makeSolver() {
   SolverSettings s;
   s.tolerance = 1e-12;

@@ -12,8 +12,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 Body ellipsoid(const Vec3& axes, const Vec3& center, const Quat& q = Quat::Identity()) {
   return makeEllipsoid(0, axes, 1.0, center, q);
 }

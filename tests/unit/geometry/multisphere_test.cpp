@@ -12,8 +12,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 TEST(Multisphere, SphereIsItself) {
   const Body s = makeSphere(1, 0.3, 1.0, Vec3(1, 2, 3));
   const auto subs = subSpheres(s, 7);

@@ -95,7 +95,7 @@ TEST(SpherocylinderContacts, SphereAlongTheAxisAndBeside) {
 TEST(SpherocylinderContacts, Walls) {
   const Wall floor = Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor");
   // Tilted 30 degrees from the vertical: lowest end at z = 2 - cos(30).
-  const double c30 = std::cos(3.14159265358979323846 / 6.0);
+  const double c30 = std::cos(kPi / 6.0);
   const Body tilted = capsule(0, Vec3(0, 0, 2), Vec3(0.5, 0, c30));
   auto g = wallBody(floor, tilted);
   EXPECT_NEAR(g.gap, 2.0 - c30 - 0.2, 1e-14);

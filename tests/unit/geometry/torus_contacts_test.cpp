@@ -14,8 +14,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 Body ring(GlobalId gid, const Vec3& center, double major = 1.0, double minor = 0.1,
           const Quat& orientation = Quat::Identity()) {
   return makeTorus(gid, major, minor, 1.0, center, orientation);

@@ -49,7 +49,7 @@ Mat3 tensorAt(vtkDataArray* array, vtkIdType i) {
 
 TEST(VtkShapeArrays, RotatedEllipsoidCapsuleTorusAndSphere) {
   // Ellipsoid (1, 2, 3) turned a quarter about z: body x -> world y, body y -> world -x.
-  const Quat quarter_z(Eigen::AngleAxisd(0.5 * 3.14159265358979323846, Vec3::UnitZ()));
+  const Quat quarter_z(Eigen::AngleAxisd(0.5 * kPi, Vec3::UnitZ()));
   Body ellipsoid = makeEllipsoid(4, Vec3(1.0, 2.0, 3.0), 5.0, Vec3(1.0, 2.0, 3.0), quarter_z);
   ellipsoid.external_force = Vec3(0.5, -1.5, 2.5);
   // Capsule along world x, ring with axis along world y, plain sphere.

@@ -80,7 +80,7 @@ TEST(LatticeGenerator, BoxLatticeOrderIsXThenYThenZ) {
   EXPECT_TRUE(bodies[4].position.isApprox(Vec3(0.1, 0.35, 0.1)));
   EXPECT_TRUE(bodies[16].position.isApprox(Vec3(0.1, 0.1, 0.35)));
   EXPECT_TRUE(bodies[63].position.isApprox(Vec3(0.85, 0.85, 0.85)));
-  const double mass = 1000.0 * 4.0 / 3.0 * M_PI * 0.001;
+  const double mass = 1000.0 * 4.0 / 3.0 * kPi * 0.001;
   EXPECT_NEAR(bodies[5].mass, mass, 1e-12);
   EXPECT_EQ(bodies[5].velocity, Vec3(1, 2, 3));
   EXPECT_NEAR(minPairGap(bodies), 0.05, 1e-12);
@@ -185,7 +185,7 @@ TEST(RandomPacking, PlacesCountNonOverlappingBodiesInsideTheRegion) {
   for (const Body& b : bodies) {
     EXPECT_GE(b.radius, 0.08);
     EXPECT_LE(b.radius, 0.12);
-    EXPECT_NEAR(b.mass, 2500.0 * 4.0 / 3.0 * M_PI * std::pow(b.radius, 3), 1e-12);
+    EXPECT_NEAR(b.mass, 2500.0 * 4.0 / 3.0 * kPi * std::pow(b.radius, 3), 1e-12);
     for (int k = 0; k < 2; ++k) EXPECT_LE(std::fabs(b.position[k]) + b.radius, 1.0 + 1e-12);
     EXPECT_GE(b.position.z() - b.radius, -1e-12);
     EXPECT_LE(b.position.z() + b.radius, 2.0 + 1e-12);

@@ -77,8 +77,8 @@ TEST_F(CsvBodies, ReadsColumnsAndFillsDefaultsFromTheConfig) {
   EXPECT_DOUBLE_EQ(bodies[0].radius, 0.25);
   EXPECT_DOUBLE_EQ(bodies[1].radius, 1.0);
   // Mass from bodies.density and each body's own radius.
-  EXPECT_NEAR(bodies[0].mass, 1000.0 * 4.0 / 3.0 * M_PI * 0.25 * 0.25 * 0.25, 1e-9);
-  EXPECT_NEAR(bodies[1].mass, 1000.0 * 4.0 / 3.0 * M_PI, 1e-9);
+  EXPECT_NEAR(bodies[0].mass, 1000.0 * 4.0 / 3.0 * kPi * 0.25 * 0.25 * 0.25, 1e-9);
+  EXPECT_NEAR(bodies[1].mass, 1000.0 * 4.0 / 3.0 * kPi, 1e-9);
   // vx from the file, vy and vz from bodies.initial_velocity.
   EXPECT_EQ(bodies[0].velocity, Vec3(2, 0, -1));
   EXPECT_EQ(bodies[1].velocity, Vec3(-1, 0, -1));

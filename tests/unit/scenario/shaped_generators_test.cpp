@@ -13,8 +13,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 SimulationConfig load(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   return loadConfigString(yaml, "shaped.yaml", ".", overrides);
 }

@@ -14,8 +14,6 @@
 namespace grains {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 double discObjective(const Eigen::Matrix2d& A, const Eigen::Vector2d& b, const Eigen::Vector2d& x) {
   return 0.5 * x.dot(A * x) + b.dot(x);
 }
