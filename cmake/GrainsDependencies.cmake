@@ -3,6 +3,7 @@ find_package(MPI REQUIRED COMPONENTS C CXX)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(yaml-cpp REQUIRED)
+find_package(CLI11 REQUIRED)  # header-only command-line parser (libcli11-dev)
 find_package(Tpetra REQUIRED)
 find_package(Belos REQUIRED)
 find_package(Zoltan2 REQUIRED)
@@ -25,7 +26,7 @@ target_include_directories(grains_deps SYSTEM INTERFACE
   ${HDF5_C_INCLUDE_DIRS})
 target_link_libraries(grains_deps INTERFACE
   ${Belos_LIBRARIES} ${Zoltan2_LIBRARIES} ${Tpetra_LIBRARIES}
-  MPI::MPI_CXX MPI::MPI_C OpenMP::OpenMP_CXX Eigen3::Eigen yaml-cpp ${VTK_LIBRARIES}
+  MPI::MPI_CXX MPI::MPI_C OpenMP::OpenMP_CXX Eigen3::Eigen yaml-cpp CLI11::CLI11 ${VTK_LIBRARIES}
   ${HDF5_C_LIBRARIES})
 
 function(grains_warnings target)

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -130,12 +131,16 @@ void reportError(const std::string& text) {
 
 int main(int argc, char** argv) {
   keepFreedMemoryForReuse();
-  Tpetra::ScopeGuard scope(&argc, &argv);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  // Kokkos (started by Tpetra) reads --help and its --kokkos-* options from
+  // the command line, and would print its own help before grains' usage: it
+  // gets the program name only (MPI takes nothing from argv either).
+  int init_argc = 1;
+  Tpetra::ScopeGuard scope(&init_argc, &argv);
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;
   try {
-    const grains::CommandLine cl =
-        grains::parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+    const grains::CommandLine cl = grains::parseCommandLine(args);
     return runCommand(cl, comm);
   } catch (const grains::UsageError& e) {
     // Deterministic on every rank: each rank returns the same code.

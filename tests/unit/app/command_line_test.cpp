@@ -32,6 +32,10 @@ TEST(CommandLine, ExportQpStepsAndDirectory) {
   const auto cl = parseCommandLine({"run", "pile.yaml", "--export-qp", "5,200,17", "qpdir"});
   EXPECT_EQ(cl.export_qp_steps, (std::vector<long>{5, 200, 17}));
   EXPECT_EQ(cl.export_qp_dir, "qpdir");
+  // A value that is also a command name is still a value.
+  EXPECT_EQ(parseCommandLine({"run", "--export-qp", "60", "qp"}).export_qp_dir, "qp");
+  EXPECT_EQ(parseCommandLine({"run", "--output", "run"}).output_dir.value(), "run");
+  EXPECT_EQ(parseCommandLine({"qp", "solve", "solvers", "--solver", "a"}).qp.dir, "solvers");
   auto message = [](std::vector<std::string> args) {
     try {
       parseCommandLine(args);

@@ -43,6 +43,13 @@ TEST_F(GrainsCli, VersionAndHelp) {
   const auto h = runGrains("--help");
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.output.find("grains validate CONFIG"), std::string::npos);
+  // Only grains' usage: Kokkos does not see the command line.
+  EXPECT_EQ(h.output.find("Kokkos"), std::string::npos) << h.output;
+  const auto bad = runGrains("run --bogus");
+  EXPECT_EQ(bad.status, 2);
+  const auto hint = bad.output.find("(see grains --help)");
+  ASSERT_NE(hint, std::string::npos) << bad.output;
+  EXPECT_EQ(bad.output.find("(see grains --help)", hint + 1), std::string::npos) << bad.output;
 }
 
 TEST_F(GrainsCli, RunWritesSeriesAndMetricsAndRefusesToClobber) {
