@@ -83,8 +83,8 @@ def read_meta(qp_dir):
         m = re.match(r"^([A-Za-z_]+):\s*(.*?)\s*$", line)
         if m:
             meta[m.group(1)] = m.group(2)
-    if meta.get("format") != "grains-qp-1":
-        fail_input(f"{path}: expected 'format: grains-qp-1'")
+    if meta.get("format") != "grains-qp-2":
+        fail_input(f"{path}: expected 'format: grains-qp-2'")
     return meta
 
 

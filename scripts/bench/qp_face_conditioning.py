@@ -40,8 +40,8 @@ def project(x, mu):
 
 def main(path):
     A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
-    b = np.asarray(scipy.io.mmread(path + "/b.mtx").todense()).ravel()
-    mu = np.asarray(scipy.io.mmread(path + "/cones.mtx").todense()).ravel()
+    b = np.asarray(scipy.io.mmread(path + "/b.mtx")).ravel()  # dense (array) files
+    mu = np.asarray(scipy.io.mmread(path + "/cones.mtx"))[:, 0]
     contacts, n = mu.size, b.size
     if n != 3 * contacts:
         sys.exit("qp_face_conditioning.py: expected three unknowns per contact")

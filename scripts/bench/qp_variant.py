@@ -15,26 +15,21 @@ import re
 import shutil
 import sys
 
-HEADER = "%%MatrixMarket matrix coordinate real general"
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
 
 
-def read_coordinate(path):
-    with open(path) as f:
-        lines = [line for line in f if not line.startswith("%")]
-    rows, cols, _ = (int(x) for x in lines[0].split())
-    entries = []
-    for line in lines[1:]:
-        i, j, v = line.split()
-        entries.append((int(i), int(j), v))
-    return rows, cols, entries
+def read(path):
+    """A sparse .mtx as CSR, a dense one as a 2-D array (scipy.io.mmread)."""
+    m = scipy.io.mmread(path)
+    return m.tocsr() if sp.issparse(m) else np.asarray(m)
 
 
-def write_coordinate(path, rows, cols, entries):
-    with open(path, "w") as f:
-        f.write(HEADER + "\n% written by qp_variant.py\n")
-        f.write(f"{rows} {cols} {len(entries)}\n")
-        for i, j, v in entries:
-            f.write(f"{i} {j} {v}\n")
+def write(path, m):
+    # At least 17 significant digits: every value reads back exactly.
+    scipy.io.mmwrite(path, m, comment=" written by qp_variant.py", precision=17,
+                     symmetry="general")
 
 
 def set_meta(text, key, value):
@@ -56,29 +51,20 @@ def main():
     if os.path.exists(dst):
         sys.exit(f"qp_variant.py: {dst} exists; give a new directory")
 
+    mu = read(os.path.join(src, "cones.mtx"))
     if variant == "zero-friction":
         shutil.copytree(src, dst)
-        rows, cols, mu = read_coordinate(os.path.join(src, "cones.mtx"))
-        write_coordinate(os.path.join(dst, "cones.mtx"), rows, cols,
-                         [(i, j, "0") for i, j, _ in mu])
+        write(os.path.join(dst, "cones.mtx"), np.zeros_like(mu))
         return
 
-    # normal-only: keep rows/columns 1, 4, 7, ... (1-based), renumbered.
+    # normal-only: keep the rows/columns of the normal unknowns (0, 3, 6, ...).
     os.makedirs(dst)
-    keep = lambda k: (k - 1) % 3 == 0
-    renumber = lambda k: (k - 1) // 3 + 1
-    rows, _, entries = read_coordinate(os.path.join(src, "A.mtx"))
-    n = rows // 3
-    write_coordinate(os.path.join(dst, "A.mtx"), n, n,
-                     [(renumber(i), renumber(j), v) for i, j, v in entries
-                      if keep(i) and keep(j)])
+    A = read(os.path.join(src, "A.mtx"))
+    n = A.shape[0] // 3
+    write(os.path.join(dst, "A.mtx"), A[::3, ::3].tocoo())
     for name in ("b.mtx", "warm_start.mtx", "solution.mtx"):
-        _, _, entries = read_coordinate(os.path.join(src, name))
-        write_coordinate(os.path.join(dst, name), n, 1,
-                         [(renumber(i), j, v) for i, j, v in entries if keep(i)])
-    contacts, _, mu = read_coordinate(os.path.join(src, "cones.mtx"))
-    write_coordinate(os.path.join(dst, "cones.mtx"), contacts, 1,
-                     [(i, j, "0") for i, j, _ in mu])
+        write(os.path.join(dst, name), read(os.path.join(src, name))[::3])
+    write(os.path.join(dst, "cones.mtx"), np.zeros((mu.shape[0], 1)))
     meta = set_meta(meta, "model", "frictionless")
     meta = set_meta(meta, "block_size", "1")
     meta = set_meta(meta, "unknowns", str(n))

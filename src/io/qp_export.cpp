@@ -1,17 +1,23 @@
 // Writing and reading the contact QP of one step; format in qp_export.hpp.
+// The MatrixMarket text is Tpetra's (Tpetra::MatrixMarket): its writers
+// gather to rank 0 and print 17 digits after the point in scientific
+// notation, so every double reads back exactly; its readers parse on rank 0
+// and distribute the rows.
 #include "grains/io/qp_export.hpp"
 
 #include "collective.hpp"
+#include "grains/core/text.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <yaml-cpp/yaml.h>
+#include <MatrixMarket_Tpetra.hpp>
 #include <TpetraExt_MatrixMatrix.hpp>
+#include <Tpetra_Export.hpp>
+#include <Tpetra_Import.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -21,83 +27,54 @@
 namespace grains {
 namespace {
 
-struct Entry {
-  long long row = 0;  ///< 0-based
-  long long col = 0;  ///< 0-based
-  double value = 0.0;
-};
+using MatrixMarketWriter = Tpetra::MatrixMarket::Writer<CrsMatrix>;
+using MatrixMarketReader = Tpetra::MatrixMarket::Reader<CrsMatrix>;
+using Export = Tpetra::Export<LocalOrdinal, GlobalOrdinal, Node>;
+using Import = Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>;
+using GlobalSize = Tpetra::global_size_t;
 
-/// Collective: rank 0 writes the MatrixMarket header and every rank's entries
-/// (in rank order; coordinate files need no ordering). Returns this rank's
-/// error message, empty on success.
-std::string writeCoordinate(const std::string& path, long long rows, long long cols,
-                            const std::vector<Entry>& local, MPI_Comm comm) {
-  std::string text;
-  text.reserve(local.size() * 48);
-  char line[96];
-  for (const Entry& e : local) {
-    const int n =
-        std::snprintf(line, sizeof line, "%lld %lld %.17g\n", e.row + 1, e.col + 1, e.value);
-    text.append(line, static_cast<std::size_t>(n));
-  }
-  const int size = io_detail::commSize(comm);
-  const int rank = io_detail::commRank(comm);
-  long long mine[2] = {static_cast<long long>(text.size()), static_cast<long long>(local.size())};
-  std::vector<long long> all(rank == 0 ? 2 * static_cast<std::size_t>(size) : 2);
-  MPI_Gather(mine, 2, MPI_LONG_LONG, all.data(), 2, MPI_LONG_LONG, 0, comm);
-  std::vector<int> counts(static_cast<std::size_t>(size), 0), offsets(counts.size(), 0);
-  long long total_bytes = 0, total_entries = 0;
-  if (rank == 0) {
-    for (int r = 0; r < size; ++r) {
-      counts[static_cast<std::size_t>(r)] = static_cast<int>(all[2 * static_cast<std::size_t>(r)]);
-      offsets[static_cast<std::size_t>(r)] = static_cast<int>(total_bytes);
-      total_bytes += all[2 * static_cast<std::size_t>(r)];
-      total_entries += all[2 * static_cast<std::size_t>(r) + 1];
-    }
-  }
-  std::string gathered(rank == 0 ? static_cast<std::size_t>(total_bytes) : 0, '\0');
-  MPI_Gatherv(text.data(), static_cast<int>(text.size()), MPI_CHAR, gathered.data(), counts.data(),
-              offsets.data(), MPI_CHAR, 0, comm);
-  if (rank != 0) return "";
+/// Collective: what `print` writes (Tpetra's writers produce the text on
+/// rank 0) goes to `path` through a temporary file and a rename. Returns this
+/// rank's error message, empty on success.
+template <class Print>
+std::string writeOnRoot(const std::string& path, const Comm& comm, Print print) {
+  std::ostringstream text;
+  print(text);
+  if (comm.getRank() != 0) return "";
   try {
-    std::ostringstream header;
-    header << "%%MatrixMarket matrix coordinate real general\n"
-           << "% written by grains\n"
-           << rows << " " << cols << " " << total_entries << "\n";
-    io_detail::writeFileAtomically(path, header.str() + gathered);
+    io_detail::writeFileAtomically(path, text.str());
   } catch (const std::exception& e) {
     return e.what();
   }
   return "";
 }
 
-/// Entries of this rank's rows of a fill-complete matrix, global indices.
-std::vector<Entry> matrixEntries(const CrsMatrix& M, double scale = 1.0,
-                                 double diagonal_shift = 0.0) {
-  std::vector<Entry> entries;
-  const auto local = M.getLocalMatrixHost();
-  const auto& row_map = *M.getRowMap();
-  const auto& col_map = *M.getColMap();
-  const auto rows = static_cast<LocalOrdinal>(row_map.getNodeNumElements());
-  for (LocalOrdinal i = 0; i < rows; ++i) {
-    const long long row = row_map.getGlobalElement(i);
-    for (auto k = local.graph.row_map(i); k < local.graph.row_map(i + 1); ++k) {
-      const long long col = col_map.getGlobalElement(local.graph.entries(k));
-      const double v = scale * local.values(k) + (col == row ? diagonal_shift : 0.0);
-      entries.push_back({row, col, v});
-    }
-  }
-  return entries;
+/// `source` on rows 0 .. rows-1 in global-index order (Tpetra's dense
+/// writer prints rows in map order); rows no entry of `source` names are 0.
+RCP<MultiVector> inGlobalOrder(const MultiVector& source, long long rows) {
+  auto map = rcp(new Map(static_cast<GlobalSize>(rows), 0, source.getMap()->getComm()));
+  auto out = rcp(new MultiVector(map, source.getNumVectors()));
+  out->doExport(source, Export(source.getMap(), map), Tpetra::INSERT);
+  return out;
 }
 
-std::vector<Entry> vectorEntries(const Vector& v) {
-  std::vector<Entry> entries;
-  const auto& map = *v.getMap();
-  const auto data = v.getLocalViewHost(Tpetra::Access::ReadOnly);
-  for (std::size_t i = 0; i < map.getNodeNumElements(); ++i) {
-    entries.push_back({map.getGlobalElement(static_cast<LocalOrdinal>(i)), 0, data(i, 0)});
+/// The same entries as `M` with the domain map `domain` (the writer takes the
+/// column count from the domain map).
+RCP<CrsMatrix> withDomain(const CrsMatrix& M, const RCP<const Map>& domain) {
+  const auto rows = static_cast<LocalOrdinal>(M.getNodeNumRows());
+  std::vector<std::size_t> counts(static_cast<std::size_t>(rows));
+  for (LocalOrdinal i = 0; i < rows; ++i)
+    counts[static_cast<std::size_t>(i)] = M.getNumEntriesInLocalRow(i);
+  auto copy = rcp(
+      new CrsMatrix(M.getRowMap(), M.getColMap(), Teuchos::ArrayView<const std::size_t>(counts)));
+  for (LocalOrdinal i = 0; i < rows; ++i) {
+    CrsMatrix::local_inds_host_view_type cols;
+    CrsMatrix::values_host_view_type vals;
+    M.getLocalRowView(i, cols, vals);
+    copy->insertLocalValues(i, static_cast<LocalOrdinal>(cols.extent(0)), vals.data(), cols.data());
   }
-  return entries;
+  copy->fillComplete(domain, M.getRangeMap());
+  return copy;
 }
 
 /// The assembled A = scale * D^T W D + reg I (Tpetra sparse products).
@@ -124,124 +101,49 @@ RCP<CrsMatrix> assembledA(const ContactSystem& system) {
   Tpetra::MatrixMatrix::Multiply(*W, false, *system.Dt, true, WD);
   auto A = rcp(new CrsMatrix(system.constraint_map, 0));
   Tpetra::MatrixMatrix::Multiply(*system.Dt, false, WD, false, *A);
+  const FactoredOperator& F = *system.factored;
+  A->resumeFill();
+  const auto& rows = *A->getRowMap();
+  const auto& cols = *A->getColMap();
+  std::vector<double> scaled;
+  for (LocalOrdinal i = 0; i < static_cast<LocalOrdinal>(rows.getNodeNumElements()); ++i) {
+    CrsMatrix::local_inds_host_view_type indices;
+    CrsMatrix::values_host_view_type values;
+    A->getLocalRowView(i, indices, values);
+    scaled.resize(values.extent(0));
+    for (std::size_t k = 0; k < scaled.size(); ++k) {
+      const bool diagonal = cols.getGlobalElement(indices(k)) == rows.getGlobalElement(i);
+      scaled[k] = F.scale * values(k) + (diagonal ? F.regularisation : 0.0);
+    }
+    A->replaceLocalValues(i, static_cast<LocalOrdinal>(scaled.size()), scaled.data(),
+                          indices.data());
+  }
+  A->fillComplete(system.constraint_map, system.constraint_map);
   return A;
 }
 
-std::string describe(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
-
-// ---- reading ---------------------------------------------------------------
-
-struct Coordinate {
-  long long rows = 0, cols = 0;
-  std::vector<Entry> entries;  ///< only those whose row passed the filter
-};
-
-template <class Keep>
-Coordinate readCoordinate(const std::string& path, Keep keep) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open '" + path + "'");
-  std::string line;
-  long line_no = 0;
-  auto fail = [&](const std::string& what) {
-    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + what);
-  };
-  if (!std::getline(in, line)) fail("empty file");
-  ++line_no;
-  if (line.rfind("%%MatrixMarket matrix coordinate real general", 0) != 0) {
-    fail("expected the header '%%MatrixMarket matrix coordinate real general'");
-  }
-  Coordinate out;
-  long long declared = -1;
-  long long seen = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty() || line[0] == '%') continue;
-    const char* p = line.c_str();
-    char* end = nullptr;
-    if (declared < 0) {
-      out.rows = std::strtoll(p, &end, 10);
-      p = end;
-      out.cols = std::strtoll(p, &end, 10);
-      p = end;
-      declared = std::strtoll(p, &end, 10);
-      if (end == p || out.rows < 0 || out.cols < 0 || declared < 0) {
-        fail("expected 'rows cols entries'");
-      }
-      continue;
-    }
-    Entry e;
-    e.row = std::strtoll(p, &end, 10) - 1;
-    p = end;
-    e.col = std::strtoll(p, &end, 10) - 1;
-    p = end;
-    e.value = std::strtod(p, &end);
-    if (end == p || e.row < 0 || e.row >= out.rows || e.col < 0 || e.col >= out.cols) {
-      fail("expected 'row col value' with 1-based indices within " + std::to_string(out.rows) +
-           " x " + std::to_string(out.cols));
-    }
-    ++seen;
-    if (keep(e.row)) out.entries.push_back(e);
-  }
-  if (declared < 0) fail("no size line");
-  if (seen != declared) {
-    fail("the header declares " + std::to_string(declared) + " entries, the file has " +
-         std::to_string(seen) + " (truncated?)");
-  }
-  return out;
-}
-
-/// A matrix with the given row map from entries of this rank's rows.
-RCP<CrsMatrix> buildMatrix(const RCP<const Map>& row_map, const RCP<const Map>& col_map,
-                           std::vector<Entry> entries) {
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.row < b.row; });
-  std::vector<std::size_t> counts(row_map->getNodeNumElements(), 0);
-  for (const Entry& e : entries)
-    ++counts[static_cast<std::size_t>(row_map->getLocalElement(e.row))];
-  const Teuchos::ArrayView<const std::size_t> per_row(counts.data(), counts.size());
-  auto M = col_map.is_null() ? rcp(new CrsMatrix(row_map, per_row))
-                             : rcp(new CrsMatrix(row_map, col_map, per_row));
-  std::size_t k = 0;
-  std::vector<GlobalOrdinal> cols;
-  std::vector<double> vals;
-  while (k < entries.size()) {
-    const long long row = entries[k].row;
-    cols.clear();
-    vals.clear();
-    for (; k < entries.size() && entries[k].row == row; ++k) {
-      cols.push_back(entries[k].col);
-      vals.push_back(entries[k].value);
-    }
-    M->insertGlobalValues(row, Teuchos::ArrayView<const GlobalOrdinal>(cols),
-                          Teuchos::ArrayView<const double>(vals));
-  }
-  return M;
-}
-
-RCP<Vector> buildVector(const RCP<const Map>& map, const std::vector<Entry>& entries) {
-  auto v = rcp(new Vector(map, true));
-  for (const Entry& e : entries) v->replaceGlobalValue(e.row, e.value);
-  return v;
+/// A Teuchos exception's message without the header naming the source line
+/// and the failed test, which say nothing about the file being read.
+std::string withoutThrowSite(const std::string& what) {
+  const std::size_t test = what.find("Throw test that evaluated to true");
+  if (test == std::string::npos) return what;
+  const std::size_t text = what.find("\n\n", test);
+  return text == std::string::npos ? what : what.substr(text + 2);
 }
 
 }  // namespace
 
 void exportQp(const std::string& dir, const ContactSystem& system, const Vector& warm_start,
               const Vector& solution, const QpExportInfo& info) {
-  const MPI_Comm comm = rawMpiComm(*system.constraint_map->getComm());
-  const int rank = io_detail::commRank(comm);
+  const RCP<const Comm> comm = system.constraint_map->getComm();
+  const MPI_Comm raw_comm = rawMpiComm(*comm);
   std::string error;
-  if (rank == 0) {
+  if (comm->getRank() == 0) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) error = "cannot create QP export directory '" + dir + "': " + ec.message();
   }
-  io_detail::throwIfAnyFailed(error, comm);
+  io_detail::throwIfAnyFailed(error, raw_comm);
 
   const FactoredOperator& F = *system.factored;
   const ConeSet& cones = system.qp.cones;
@@ -254,77 +156,99 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
         max_gid,
         static_cast<long>(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(k)) / 6));
   }
-  max_gid = globalMax(*system.constraint_map->getComm(), max_gid);
-  const long long body_columns = 6 * (static_cast<long long>(max_gid) + 1);
+  max_gid = globalMax(*comm, max_gid);
+  const long long bodies = static_cast<long long>(max_gid) + 1;  // rows of mobility.mtx
+  const long long body_columns = 6 * bodies;
 
   auto path = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
-  auto write = [&](const char* name, long long rows, long long cols,
-                   const std::vector<Entry>& entries) {
-    const std::string e = writeCoordinate(path(name), rows, cols, entries, comm);
+  auto keep = [&error](const std::string& e) {
     if (error.empty()) error = e;
   };
-  write("A.mtx", unknowns, unknowns, matrixEntries(*assembledA(system), F.scale, F.regularisation));
-  write("b.mtx", unknowns, 1, vectorEntries(*system.qp.b));
-  write("warm_start.mtx", unknowns, 1, vectorEntries(warm_start));
-  write("solution.mtx", unknowns, 1, vectorEntries(solution));
+  auto writeMatrix = [&](const char* name, const CrsMatrix& M) {
+    keep(writeOnRoot(path(name), *comm, [&](std::ostream& out) {
+      MatrixMarketWriter::writeSparse(out, M, "", "written by grains");
+    }));
+  };
+  auto writeDense = [&](const char* name, const MultiVector& X, long long rows) {
+    const auto ordered = inGlobalOrder(X, rows);
+    keep(writeOnRoot(path(name), *comm, [&](std::ostream& out) {
+      MatrixMarketWriter::writeDense(out, *ordered, "", "written by grains");
+    }));
+  };
+  writeMatrix("A.mtx", *assembledA(system));
+  writeDense("b.mtx", *system.qp.b, unknowns);
+  writeDense("warm_start.mtx", warm_start, unknowns);
+  writeDense("solution.mtx", solution, unknowns);
   {
     // One column (mu) per contact; coulomb_rolling adds the rolling and
     // spinning bounds per unit normal impulse (mu_r rho, mu_s rho).
     const bool rolling = cones.model == FrictionModel::CoulombRolling;
-    std::vector<Entry> mu;
-    for (std::size_t c = 0; c < cones.localContacts(); ++c) {
-      const long long row = system.constraint_map->getGlobalElement(
-                                static_cast<LocalOrdinal>(static_cast<std::size_t>(block) * c)) /
-                            block;
-      mu.push_back({row, 0, cones.mu[c]});
+    std::vector<GlobalOrdinal> gids;
+    for (std::size_t c = 0; c < cones.localContacts(); ++c)
+      gids.push_back(system.constraint_map->getGlobalElement(
+                         static_cast<LocalOrdinal>(static_cast<std::size_t>(block) * c)) /
+                     block);
+    const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+    MultiVector mu(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), rolling ? 3 : 1);
+    for (std::size_t c = 0; c < gids.size(); ++c) {
+      const auto row = static_cast<LocalOrdinal>(c);
+      mu.replaceLocalValue(row, 0, cones.mu[c]);
       if (rolling) {
-        mu.push_back({row, 1, cones.rolling[c]});
-        mu.push_back({row, 2, cones.spinning[c]});
+        mu.replaceLocalValue(row, 1, cones.rolling[c]);
+        mu.replaceLocalValue(row, 2, cones.spinning[c]);
       }
     }
-    write("cones.mtx", contacts, rolling ? 3 : 1, mu);
+    writeDense("cones.mtx", mu, contacts);
   }
-  write("Dt.mtx", unknowns, body_columns, matrixEntries(*system.Dt));
+  writeMatrix("Dt.mtx", *withDomain(*system.Dt,
+                                    rcp(new Map(static_cast<GlobalSize>(body_columns), 0, comm))));
   {
-    std::vector<Entry> mob;
+    // One row per body gid: 1/m, then the inverse inertia row-major; the rows
+    // of gids without a body (removed, never made) stay 0.
     const auto& owned = system.mobility->ownedMobility();
+    std::vector<GlobalOrdinal> gids;
+    for (std::size_t k = 0; k < owned.size(); ++k)
+      gids.push_back(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6);
+    const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+    MultiVector mobility(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), 10);
     for (std::size_t k = 0; k < owned.size(); ++k) {
-      const long long gid = system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6;
-      mob.push_back({gid, 0, owned[k].inverse_mass});
+      const auto row = static_cast<LocalOrdinal>(k);
+      mobility.replaceLocalValue(row, 0, owned[k].inverse_mass);
       for (int i = 0; i < 9; ++i)
-        mob.push_back({gid, 1 + i, owned[k].inverse_inertia(i / 3, i % 3)});
+        mobility.replaceLocalValue(row, static_cast<std::size_t>(1 + i),
+                                   owned[k].inverse_inertia(i / 3, i % 3));
     }
-    write("mobility.mtx", body_columns / 6, 10, mob);
+    writeDense("mobility.mtx", mobility, bodies);
   }
-  write("u_free.mtx", body_columns, 1, vectorEntries(*system.u_free));
+  writeDense("u_free.mtx", *system.u_free, body_columns);
 
-  if (rank == 0) {
+  if (comm->getRank() == 0) {
     std::ostringstream meta;
     meta << "# contact QP exported by grains: min 1/2 g^T A g + b^T g over the cones\n"
-         << "format: grains-qp-1\n"
+         << "format: grains-qp-2\n"
          << "model: " << frictionModelName(cones.model) << "\n"
          << "block_size: " << block << "\n"
          << "contacts: " << contacts << "\n"
          << "unknowns: " << unknowns << "\n"
          << "body_columns: " << body_columns << "\n"
          << "step: " << info.step << "\n"
-         << "time: " << describe(info.time) << "\n"
-         << "dt: " << describe(info.dt) << "\n"
-         << "scale: " << describe(F.scale) << "\n"
-         << "regularisation: " << describe(F.regularisation) << "\n"
+         << "time: " << formatNumber(info.time) << "\n"
+         << "dt: " << formatNumber(info.dt) << "\n"
+         << "scale: " << formatNumber(F.scale) << "\n"
+         << "regularisation: " << formatNumber(F.regularisation) << "\n"
          << "run_solver: " << info.solver << "\n"
-         << "run_tolerance: " << describe(info.tolerance) << "\n"
+         << "run_tolerance: " << formatNumber(info.tolerance) << "\n"
          << "run_iterations: " << info.report.iterations << "\n"
-         << "run_residual: " << describe(info.report.residual) << "\n"
-         << "run_objective: " << describe(info.report.objective) << "\n"
+         << "run_residual: " << formatNumber(info.report.residual) << "\n"
+         << "run_objective: " << formatNumber(info.report.objective) << "\n"
          << "run_converged: " << (info.report.converged ? "true" : "false") << "\n";
     try {
       io_detail::writeFileAtomically(path("problem.yaml"), meta.str());
     } catch (const std::exception& e) {
-      if (error.empty()) error = e.what();
+      keep(e.what());
     }
   }
-  io_detail::throwIfAnyFailed(error, comm);
+  io_detail::throwIfAnyFailed(error, raw_comm);
 }
 
 StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
@@ -337,8 +261,11 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   } catch (const std::exception& e) {
     throw std::runtime_error("cannot read '" + meta_path + "': " + e.what());
   }
-  if (!meta.IsMap() || !meta["format"] || meta["format"].as<std::string>() != "grains-qp-1") {
-    throw std::runtime_error("'" + meta_path + "': expected 'format: grains-qp-1'");
+  // grains-qp-1 (before Tpetra's MatrixMarket) stored the vectors as sparse files.
+  if (!meta.IsMap() || !meta["format"] || meta["format"].as<std::string>() != "grains-qp-2") {
+    throw std::runtime_error("'" + meta_path +
+                             "': expected 'format: grains-qp-2' (re-export "
+                             "grains-qp-1 problems with this version)");
   }
   for (const auto& item : meta)
     out.meta[item.first.as<std::string>()] = item.second.as<std::string>();
@@ -369,120 +296,146 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
   }
 
   // Contacts spread evenly; each contact's block of unknowns on one rank.
-  const Map contact_map(static_cast<Tpetra::global_size_t>(out.contacts), 0, comm);
-  const long long first = contact_map.getNodeNumElements() ? contact_map.getMinGlobalIndex() : 0;
-  const long long last = first + static_cast<long long>(contact_map.getNodeNumElements());
+  const RCP<const Map> contact_map = rcp(new Map(static_cast<GlobalSize>(out.contacts), 0, comm));
+  const long long first = contact_map->getNodeNumElements() ? contact_map->getMinGlobalIndex() : 0;
+  const long long last = first + static_cast<long long>(contact_map->getNodeNumElements());
   std::vector<GlobalOrdinal> rows;
   for (long long c = first; c < last; ++c)
     for (int j = 0; j < block; ++j) rows.push_back(block * c + j);
-  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
-  auto row_map =
-      rcp(new Map(static_cast<Tpetra::global_size_t>(unknowns), rows.data(), rows.size(), 0, comm));
-  auto mine = [&](long long row) { return row >= block * first && row < block * last; };
-  auto mine_contact = [&](long long c) { return c >= first && c < last; };
+  const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+  const RCP<const Map> row_map =
+      rcp(new Map(static_cast<GlobalSize>(unknowns), rows.data(), rows.size(), 0, comm));
 
-  auto check_shape = [&](const char* name, const Coordinate& m, long long r, long long c) {
-    if (m.rows != r || m.cols != c) {
-      throw std::runtime_error("'" + path(name) + "': size " + std::to_string(m.rows) + " x " +
-                               std::to_string(m.cols) + ", expected " + std::to_string(r) + " x " +
-                               std::to_string(c));
+  // Tpetra's readers are collective and fail on every rank together (as does
+  // each check after them); the message names the file.
+  const MPI_Comm raw_comm = rawMpiComm(*comm);
+  auto read = [&](const char* name, auto how) {
+    decltype(how()) result;
+    std::string error;
+    try {
+      result = how();
+    } catch (const std::exception& e) {
+      error = "'" + path(name) + "': " + withoutThrowSite(e.what());
     }
+    io_detail::throwIfAnyFailed(error, raw_comm);
+    return result;
   };
-  // Every rank reads what it needs; an error on one rank is an error on all.
-  std::string error;
-  Coordinate A, b, warm, solution, mu, Dt, mobility;
-  bool factored = false;
-  try {
-    A = readCoordinate(path("A.mtx"), mine);
-    check_shape("A.mtx", A, unknowns, unknowns);
-    b = readCoordinate(path("b.mtx"), mine);
-    check_shape("b.mtx", b, unknowns, 1);
-    warm = readCoordinate(path("warm_start.mtx"), mine);
-    check_shape("warm_start.mtx", warm, unknowns, 1);
-    solution = readCoordinate(path("solution.mtx"), mine);
-    check_shape("solution.mtx", solution, unknowns, 1);
-    mu = readCoordinate(path("cones.mtx"), mine_contact);
-    check_shape("cones.mtx", mu, out.contacts, model == FrictionModel::CoulombRolling ? 3 : 1);
-    factored =
-        std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
-    if (factored) {
-      Dt = readCoordinate(path("Dt.mtx"), mine);
-      mobility = readCoordinate(path("mobility.mtx"), [](long long) { return true; });
-      if (Dt.rows != unknowns || Dt.cols != 6 * mobility.rows || mobility.cols != 10) {
-        throw std::runtime_error("'" + path("Dt.mtx") + "' and '" + path("mobility.mtx") +
-                                 "' do not match: expected unknowns x 6 bodies and bodies x 10");
+  auto vector = [&](const char* name) {
+    return read(name, [&] {
+      RCP<const Map> map = row_map;
+      return MatrixMarketReader::readVectorFile(path(name), comm, map);
+    });
+  };
+  auto dense = [&](const char* name, RCP<const Map> map, std::size_t columns) {
+    return read(name, [&] {
+      auto X = MatrixMarketReader::readDenseFile(path(name), comm, map);
+      if (X->getNumVectors() != columns) {
+        throw std::runtime_error(std::to_string(X->getNumVectors()) + " columns, expected " +
+                                 std::to_string(columns));
       }
-      std::set<long long> listed;
-      for (const Entry& e : mobility.entries) listed.insert(e.row);
-      for (const Entry& e : Dt.entries) {
-        if (!listed.count(e.col / 6)) {
-          throw std::runtime_error("'" + path("Dt.mtx") + "' references body " +
-                                   std::to_string(e.col / 6) +
-                                   ", which mobility.mtx does not list");
-        }
-      }
-    }
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  io_detail::throwIfAnyFailed(error, rawMpiComm(*comm));
+      return X;
+    });
+  };
 
-  auto Amat = buildMatrix(row_map, Teuchos::null, A.entries);
-  Amat->fillComplete(row_map, row_map);
-  out.qp.A = Amat;
-  out.qp.b = buildVector(row_map, b.entries);
-  out.warm_start = buildVector(row_map, warm.entries);
-  out.solution = buildVector(row_map, solution.entries);
+  out.qp.A = read("A.mtx", [&] {
+    RCP<const Map> cols;
+    return MatrixMarketReader::readSparseFile(path("A.mtx"), row_map, cols, row_map, row_map);
+  });
+  out.qp.b = vector("b.mtx");
+  out.warm_start = vector("warm_start.mtx");
+  out.solution = vector("solution.mtx");
+  const bool rolling = model == FrictionModel::CoulombRolling;
+  const auto cones = dense("cones.mtx", contact_map, rolling ? 3 : 1);
   out.qp.cones.model = model;
-  const auto local_contacts = static_cast<std::size_t>(last - first);
-  out.qp.cones.mu.assign(local_contacts, 0.0);
-  if (model == FrictionModel::CoulombRolling) {
-    out.qp.cones.rolling.assign(local_contacts, 0.0);
-    out.qp.cones.spinning.assign(local_contacts, 0.0);
-  }
-  for (const Entry& e : mu.entries) {
-    const auto c = static_cast<std::size_t>(e.row - first);
-    if (e.col == 0) out.qp.cones.mu[c] = e.value;
-    if (e.col == 1) out.qp.cones.rolling[c] = e.value;
-    if (e.col == 2) out.qp.cones.spinning[c] = e.value;
+  const auto column = [](const MultiVector& X, std::size_t j) {
+    const auto data = X.getData(j);
+    return std::vector<double>(data.begin(), data.end());
+  };
+  out.qp.cones.mu = column(*cones, 0);
+  if (rolling) {
+    out.qp.cones.rolling = column(*cones, 1);
+    out.qp.cones.spinning = column(*cones, 2);
   }
 
-  if (factored) {
-    // Bodies: every gid listed in mobility.mtx, spread evenly for the domain map.
-    std::map<long long, BodyMobility> table;
-    for (const Entry& e : mobility.entries) {
-      BodyMobility& w = table[e.row];
-      if (e.col == 0)
-        w.inverse_mass = e.value;
+  const bool factored =
+      std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
+  if (!factored) return out;
+  // Every rank sees all of mobility.mtx: a row per body gid, 1/m and the
+  // inverse inertia; rows of gids without a body are 0 (a body's mass is > 0).
+  const auto spread = dense("mobility.mtx", Teuchos::null, 10);
+  const auto body_rows = static_cast<long long>(spread->getGlobalLength());
+  MultiVector table(
+      rcp(new Map(static_cast<GlobalSize>(body_rows), 0, comm, Tpetra::LocallyReplicated)), 10);
+  table.doImport(*spread, Import(spread->getMap(), table.getMap()), Tpetra::INSERT);
+  std::vector<BodyMobility> mobility(static_cast<std::size_t>(body_rows));
+  std::vector<long long> gids;  // the bodies mobility.mtx lists
+  for (std::size_t j = 0; j < 10; ++j) {
+    const auto data = table.getData(j);
+    for (std::size_t gid = 0; gid < mobility.size(); ++gid) {
+      if (j == 0)
+        mobility[gid].inverse_mass = data[gid];
       else
-        w.inverse_inertia((e.col - 1) / 3, (e.col - 1) % 3) = e.value;
+        mobility[gid].inverse_inertia((j - 1) / 3, (j - 1) % 3) = data[gid];
     }
-    std::vector<long long> gids;
-    for (const auto& item : table) gids.push_back(item.first);
-    const Map body_split(static_cast<Tpetra::global_size_t>(gids.size()), 0, comm);
-    std::vector<GlobalOrdinal> owned_dofs;
-    for (std::size_t k = 0; k < body_split.getNodeNumElements(); ++k) {
-      const long long gid =
-          gids[static_cast<std::size_t>(body_split.getGlobalElement(static_cast<LocalOrdinal>(k)))];
-      for (int j = 0; j < 6; ++j) owned_dofs.push_back(6 * gid + j);
-    }
-    auto domain = rcp(new Map(invalid, owned_dofs.data(), owned_dofs.size(), 0, comm));
-    std::set<long long> touched;
-    for (const Entry& e : Dt.entries) touched.insert(e.col / 6);
-    std::vector<GlobalOrdinal> col_dofs;
-    auto F = rcp(new FactoredOperator);
-    for (long long body : touched) {  // every one is listed (checked above)
-      for (int j = 0; j < 6; ++j) col_dofs.push_back(6 * body + j);
-      F->mobility.push_back(table.at(body));
-    }
-    auto col_map = rcp(new Map(invalid, col_dofs.data(), col_dofs.size(), 0, comm));
-    auto DtMat = buildMatrix(row_map, col_map, Dt.entries);
-    DtMat->fillComplete(domain, row_map);
-    F->Dt = DtMat;
-    F->scale = number("scale");
-    F->regularisation = number("regularisation");
-    out.qp.factored = F;
   }
+  for (std::size_t gid = 0; gid < mobility.size(); ++gid)
+    if (mobility[gid].inverse_mass != 0.0) gids.push_back(static_cast<long long>(gid));
+
+  // D^T as written (columns 6 gid + k), then with a column map of 6 columns
+  // per body it touches and the listed bodies spread evenly as its domain.
+  const auto written = read("Dt.mtx", [&] {
+    RCP<const Map> cols;
+    const RCP<const Map> all_columns =
+        rcp(new Map(static_cast<GlobalSize>(6 * body_rows), 0, comm));
+    return MatrixMarketReader::readSparseFile(path("Dt.mtx"), row_map, cols, all_columns, row_map,
+                                              /*callFillComplete=*/false);
+  });
+  std::set<long long> touched;
+  std::vector<std::size_t> counts;
+  std::string error;
+  for (const GlobalOrdinal row : rows) {
+    CrsMatrix::global_inds_host_view_type indices;
+    CrsMatrix::values_host_view_type values;
+    written->getGlobalRowView(row, indices, values);
+    counts.push_back(indices.extent(0));
+    for (std::size_t k = 0; k < indices.extent(0); ++k) {
+      const long long body = indices(k) / 6;
+      if (mobility[static_cast<std::size_t>(body)].inverse_mass == 0.0 && error.empty()) {
+        error = "'" + path("Dt.mtx") + "' references body " + std::to_string(body) +
+                ", which mobility.mtx does not list";
+      }
+      touched.insert(body);
+    }
+  }
+  io_detail::throwIfAnyFailed(error, raw_comm);
+  const Map body_split(static_cast<GlobalSize>(gids.size()), 0, comm);
+  std::vector<GlobalOrdinal> owned_dofs;
+  for (std::size_t k = 0; k < body_split.getNodeNumElements(); ++k) {
+    const long long gid =
+        gids[static_cast<std::size_t>(body_split.getGlobalElement(static_cast<LocalOrdinal>(k)))];
+    for (int j = 0; j < 6; ++j) owned_dofs.push_back(6 * gid + j);
+  }
+  auto domain = rcp(new Map(invalid, owned_dofs.data(), owned_dofs.size(), 0, comm));
+  std::vector<GlobalOrdinal> col_dofs;
+  auto F = rcp(new FactoredOperator);
+  for (long long body : touched) {
+    for (int j = 0; j < 6; ++j) col_dofs.push_back(6 * body + j);
+    F->mobility.push_back(mobility[static_cast<std::size_t>(body)]);
+  }
+  auto col_map = rcp(new Map(invalid, col_dofs.data(), col_dofs.size(), 0, comm));
+  auto Dt = rcp(new CrsMatrix(row_map, col_map, Teuchos::ArrayView<const std::size_t>(counts)));
+  for (const GlobalOrdinal row : rows) {
+    CrsMatrix::global_inds_host_view_type indices;
+    CrsMatrix::values_host_view_type values;
+    written->getGlobalRowView(row, indices, values);
+    Dt->insertGlobalValues(row, static_cast<LocalOrdinal>(indices.extent(0)), values.data(),
+                           indices.data());
+  }
+  Dt->fillComplete(domain, row_map);
+  F->Dt = Dt;
+  F->scale = number("scale");
+  F->regularisation = number("regularisation");
+  out.qp.factored = F;
   return out;
 }
 

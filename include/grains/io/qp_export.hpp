@@ -3,15 +3,20 @@
 // (`grains run --export-qp`, `grains qp solve`). A directory holds
 //   problem.yaml   model, sizes, step, time, dt, scale, regularisation, and
 //                  the run's solver report
-//   A.mtx          A = scale D^T W D + reg I, assembled (MatrixMarket coordinate)
+//   A.mtx          A = scale D^T W D + reg I, assembled (sparse)
 //   b.mtx          the linear term (unknowns x 1)
-//   cones.mtx      mu per contact (contacts x 1)
-//   Dt.mtx         D^T (unknowns x 6 * (max body gid + 1)), columns 6 gid + k
+//   cones.mtx      mu per contact (contacts x 1; x 3 with the rolling and
+//                  spinning bounds for coulomb_rolling)
+//   Dt.mtx         D^T (unknowns x 6 * (max body gid + 1)), columns 6 gid + k (sparse)
 //   mobility.mtx   per body gid: 1/m and the 3x3 inverse inertia, row-major
+//                  (rows of gids without a body are 0)
 //   u_free.mtx     free velocities (u, omega) per body DOF: u+ = u_free + W D gamma
 //   warm_start.mtx the run's initial guess, solution.mtx the run's answer.
-// Every .mtx file is "matrix coordinate real general" with 1-based indices,
-// so it reads in SciPy (scipy.io.mmread), MATLAB and Tpetra alike.
+// The .mtx files are Tpetra::MatrixMarket's: the sparse ones "matrix
+// coordinate real general" with 1-based indices, the others dense "matrix
+// array real general" (column by column); 17 digits after the point, so
+// every double reads back exactly. SciPy (scipy.io.mmread), MATLAB and
+// Tpetra read them.
 #include "grains/constraint/contact_system.hpp"
 #include "grains/solver/solver.hpp"
 
