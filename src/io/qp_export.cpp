@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -122,13 +124,34 @@ RCP<CrsMatrix> assembledA(const ContactSystem& system) {
   return A;
 }
 
-/// A Teuchos exception's message without the header naming the source line
-/// and the failed test, which say nothing about the file being read.
-std::string withoutThrowSite(const std::string& what) {
-  const std::size_t test = what.find("Throw test that evaluated to true");
-  if (test == std::string::npos) return what;
-  const std::size_t text = what.find("\n\n", test);
-  return text == std::string::npos ? what : what.substr(text + 2);
+/// Throws unless a sparse file held the entries its size line declares:
+/// Tpetra's reader stops at the end of the file without counting, so a
+/// truncated file would read as a smaller matrix.
+void checkEntryCount(const std::string& path, long entries_read, const Comm& comm) {
+  long declared = -1;
+  if (comm.getRank() == 0) {
+    std::ifstream in(path);
+    std::string line;
+    while (declared < 0 && std::getline(in, line)) {
+      long long rows = 0, cols = 0;
+      if (!line.empty() && line[0] != '%') std::istringstream(line) >> rows >> cols >> declared;
+    }
+  }
+  declared = globalMax(comm, declared);  // rank 0's value everywhere
+  if (entries_read != declared) {
+    throw std::runtime_error("the size line declares " + std::to_string(declared) +
+                             " entries, the file has " + std::to_string(entries_read) +
+                             " (truncated?)");
+  }
+}
+
+/// A Teuchos exception's message without the headers (source line, throw
+/// count, failed test) that Tpetra's readers put before each of their nested
+/// messages: they say nothing about the file being read.
+std::string withoutThrowSites(const std::string& what) {
+  static const std::regex header(
+      "\\S+:[0-9]+:\n\nThrow number = [0-9]+\n\nThrow test that evaluated to true: [^\n]*\n\n");
+  return std::regex_replace(what, header, "");
 }
 
 }  // namespace
@@ -315,7 +338,7 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     try {
       result = how();
     } catch (const std::exception& e) {
-      error = "'" + path(name) + "': " + withoutThrowSite(e.what());
+      error = "'" + path(name) + "': " + withoutThrowSites(e.what());
     }
     io_detail::throwIfAnyFailed(error, raw_comm);
     return result;
@@ -339,7 +362,9 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
 
   out.qp.A = read("A.mtx", [&] {
     RCP<const Map> cols;
-    return MatrixMarketReader::readSparseFile(path("A.mtx"), row_map, cols, row_map, row_map);
+    auto A = MatrixMarketReader::readSparseFile(path("A.mtx"), row_map, cols, row_map, row_map);
+    checkEntryCount(path("A.mtx"), static_cast<long>(A->getGlobalNumEntries()), *comm);
+    return A;
   });
   out.qp.b = vector("b.mtx");
   out.warm_start = vector("warm_start.mtx");
@@ -387,8 +412,11 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     RCP<const Map> cols;
     const RCP<const Map> all_columns =
         rcp(new Map(static_cast<GlobalSize>(6 * body_rows), 0, comm));
-    return MatrixMarketReader::readSparseFile(path("Dt.mtx"), row_map, cols, all_columns, row_map,
-                                              /*callFillComplete=*/false);
+    auto Dt = MatrixMarketReader::readSparseFile(path("Dt.mtx"), row_map, cols, all_columns,
+                                                 row_map, /*callFillComplete=*/false);
+    checkEntryCount(path("Dt.mtx"), globalSum(*comm, static_cast<long>(Dt->getNodeNumEntries())),
+                    *comm);
+    return Dt;
   });
   std::set<long long> touched;
   std::vector<std::size_t> counts;
