@@ -66,7 +66,7 @@ TEST(SolverRegistry, OutOfRangeValuesNameTheRange) {
   s.options = {{"max_backtracks", 0}};
   expectContains(creationError("apgd", s), {"apgd", "max_backtracks", "[1, 200]"});
   s.options = {{"relaxation", 2.0}};
-  expectContains(creationError("admm", s), {"admm", "relaxation", "2", "[1, 1.8"});
+  expectContains(creationError("admm", s), {"admm", "relaxation", "2", "[1, 1.9]"});
   s.options.clear();
   s.tolerance = -1.0;
   expectContains(creationError("apgd", s), {"apgd", "tolerance", "-1"});
