@@ -30,14 +30,18 @@ constexpr int kExitUsage = 2;
 // mmap'ed and handed back to the kernel when freed, so the next step pays the
 // page faults and the zeroing again: 10-15 % of a settling 1000-sphere pile.
 // Keeping freed memory in the heap lets the next step reuse it; the footprint
-// stays at its peak, as it would with persistent buffers. The environment
-// variables MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ still decide
-// when set.
+// stays at its peak, as it would with persistent buffers. Blocks above the
+// largest threshold glibc accepts (32 MB: every constraint-row vector from a
+// few hundred thousand bodies on) would still be mmap'ed, so mmap is off
+// altogether (17 % of a step at 1M spheres, docs/performance.md). The
+// environment variables MALLOC_MMAP_THRESHOLD_, MALLOC_MMAP_MAX_ and
+// MALLOC_TRIM_THRESHOLD_ still decide when set.
 void keepFreedMemoryForReuse() {
 #ifdef __GLIBC__
   constexpr int kLargestHeapBlock = 32 * 1024 * 1024;  // glibc's upper limit on 64-bit
   if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr)
     mallopt(M_MMAP_THRESHOLD, kLargestHeapBlock);
+  if (std::getenv("MALLOC_MMAP_MAX_") == nullptr) mallopt(M_MMAP_MAX, 0);
   if (std::getenv("MALLOC_TRIM_THRESHOLD_") == nullptr) mallopt(M_TRIM_THRESHOLD, -1);
 #endif
 }

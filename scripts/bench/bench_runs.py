@@ -1,12 +1,13 @@
 """Shared by the benchmark summaries: the metrics.csv rows of every run
 directory under `root` whose name matches `pattern`, grouped by the key that
-`key_of(match)` makes of the name."""
+`key_of(match)` makes of the name. With `extra`, each run is the pair
+(rows, extra(name)) instead, for what a script stores next to the run."""
 import csv
 import os
 import re
 
 
-def load_runs(root, pattern, key_of):
+def load_runs(root, pattern, key_of, extra=None):
     cases = {}
     for name in sorted(os.listdir(root)):
         m = re.fullmatch(pattern, name)
@@ -16,7 +17,7 @@ def load_runs(root, pattern, key_of):
         with open(path) as f:
             rows = list(csv.DictReader(f))
         if rows:
-            cases.setdefault(key_of(m), []).append(rows)
+            cases.setdefault(key_of(m), []).append(rows if extra is None else (rows, extra(name)))
     return cases
 
 

@@ -9,14 +9,12 @@ MPI) and the minor page faults of the whole run per step. Times per step
 average the same steps of every run: from step SKIP + 1 to the last step the
 shortest run has. Directory names are n<N>_p<ranks>_t<threads>_r<repeat>.
 Usage: summarize_piles.py OUT_DIR [SKIP=2]"""
-import csv
 import os
-import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_runs import mean  # noqa: E402
+from bench_runs import load_runs, mean  # noqa: E402
 
 PHASES = ["domain", "detect", "assemble", "solve", "update"]
 root = sys.argv[1]
@@ -36,17 +34,10 @@ def time_record(path):
     return (sum(v[0] for v in values), max(v[1] for v in values), sum(v[2] for v in values))
 
 
-runs_by_case = {}
-for name in sorted(os.listdir(root)):
-    m = re.fullmatch(r"n(\d+)_p(\d+)_t(\d+)_r(\d+)", name)
-    path = os.path.join(root, name, "metrics.csv")
-    if not m or not os.path.exists(path):
-        continue
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    if rows:
-        runs_by_case.setdefault((int(m.group(1)), int(m.group(2)), int(m.group(3))), []).append(
-            (rows, time_record(os.path.join(root, name + ".rss"))))
+runs_by_case = load_runs(
+    root, r"n(\d+)_p(\d+)_t(\d+)_r(\d+)",
+    lambda m: (int(m.group(1)), int(m.group(2)), int(m.group(3))),
+    extra=lambda name: time_record(os.path.join(root, name + ".rss")))
 if not runs_by_case:
     sys.exit(f"no runs in {root}")
 last = min(int(rows[-1]["step"]) for runs in runs_by_case.values() for rows, _ in runs)
