@@ -3,6 +3,7 @@
 #include "grains/config/config_loader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -204,11 +205,16 @@ SimulationConfig loadConfigFile(const std::string& path,
     throw ConfigError(path + ": is a directory; expected a config file (YAML)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
-  // Read at most the limit (+1 byte to notice more): /dev/zero is a "file" too.
-  std::string text(kMaxConfigBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // Read in chunks up to the limit (+1 byte to notice more): /dev/zero is a
+  // "file" too, and a buffer of the limit's size would set the peak memory of
+  // every small run.
+  std::string text;
+  std::array<char, 1 << 16> chunk;
+  while (text.size() <= kMaxConfigBytes && in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw ConfigError(path + ": error while reading the config file");
-  text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxConfigBytes)
     throw ConfigError(path + ": larger than " + std::to_string(kMaxConfigBytes >> 20) +
                       " MiB; expected a config file (YAML)");
