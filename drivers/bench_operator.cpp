@@ -1,9 +1,9 @@
 // Throughput of the contact operator A = dt D^T W D + eps I against the memory
 // bandwidth measured in the same process (a STREAM-like triad), with 1 and 2
-// OpenMP threads, and against Tpetra's own CrsMatrix products (the path the
-// operator took before its OpenMP block kernels). Runs are interleaved
-// (1 thread, 2 threads, Tpetra, 1 thread, ...) because the machines here are
-// noisy; medians and minima are printed, ratios from the same run.
+// OpenMP threads, and against Tpetra's own CrsMatrix products. Runs are
+// interleaved (1 thread, 2 threads, Tpetra, 1 thread, ...) because the
+// machines here are noisy; medians and minima are printed, ratios from the
+// same run.
 //
 //   bench_operator [--bodies N] [--repeats R] [--applies K] [--stream-mib M]
 // Under mpirun the bodies are split between the ranks (Zoltan2).
@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
       std::printf("2 threads / 1 thread speedup of the apply: median %.2f, best %.2f\n",
                   median(apply_s[0]) / median(apply_s[1]),
                   minimum(apply_s[0]) / minimum(apply_s[1]));
-      std::printf("block kernels / Tpetra products, 1 thread: median %.2f, best %.2f\n",
+      std::printf("contact-frame kernels / Tpetra products, 1 thread: median %.2f, best %.2f\n",
                   median(apply_s[2]) / median(apply_s[0]),
                   minimum(apply_s[2]) / minimum(apply_s[0]));
     }
