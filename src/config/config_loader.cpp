@@ -205,8 +205,8 @@ SimulationConfig loadConfigFile(const std::string& path,
     throw ConfigError(path + ": is a directory; expected a config file (YAML)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
-  // Read in chunks up to the limit (+1 byte to notice more): /dev/zero is a
-  // "file" too, and a buffer of the limit's size would set the peak memory of
+  // Read in chunks until the end or past the limit: /dev/zero is a "file"
+  // too, and one buffer of the limit's size would set the peak memory of
   // every small run.
   std::string text;
   std::array<char, 1 << 16> chunk;
