@@ -3,7 +3,7 @@
 # (idempotent). Uses sudo when not root.
 set -euo pipefail
 
-PACKAGES=(cmake g++ make pkg-config trilinos-all-dev libptscotch-dev libscotch-dev
+PACKAGES=(cmake g++ make pkg-config clang-format trilinos-all-dev libptscotch-dev libscotch-dev
   libopenmpi-dev openmpi-bin libeigen3-dev libvtk9-dev libyaml-cpp-dev libcli11-dev
   libgtest-dev libhdf5-openmpi-dev python3-matplotlib python3-vtk9 python3-yaml
   python3-cvxopt python3-numpy python3-scipy
