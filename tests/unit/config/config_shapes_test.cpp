@@ -1,4 +1,4 @@
-// Issue 5 keys: overdamped dynamics, body shapes, constraint methods, force
+// Config keys for overdamped dynamics, body shapes, constraint methods, force
 // fields and shaped extra bodies: parsing, round trip through configToYaml,
 // and errors that name the key, the value and what was expected.
 #include <gtest/gtest.h>

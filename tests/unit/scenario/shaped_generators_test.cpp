@@ -1,4 +1,4 @@
-// Generators for non-spherical bodies (issue 5): lattice and random packing of
+// Generators for non-spherical bodies: lattice and random packing of
 // capsules, ellipsoids and tori, random orientations, the volume-fraction
 // cube, the chainmail lattice and shaped extra bodies.
 #include <gtest/gtest.h>
