@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seed 004 section 4.3 / Table 3: the growing colony with ReLCP and LCP-MS,
+# Palmer et al. (2025), section 4.3 / Table 3: the growing colony with ReLCP and LCP-MS,
 # then a Markdown table of constraint ratios and compute time per constraint
 # averaged over the run (docs/colony.md).
 # Usage: scripts/bench/colony.sh [GENERATIONS] [OUTDIR] [METHODS] [RANKS]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# perf profile of the settle scenario (issue: performance): the built-in demo
-# (config/demo_settle.yaml: seed 001 Test Problem 2, 1000 spheres, APGD) for
+# perf profile of the settle scenario: the built-in demo
+# (config/demo_settle.yaml: Heyn et al. (2013), Test Problem 2, 1000 spheres, APGD) for
 # its first STEPS steps on 1 rank and 1 thread, sampled at 999 Hz. Prints the
 # phase table of the run and the symbols above 1 % of the samples.
 # Usage: scripts/bench/profile_settle.sh [STEPS=300] [BUILD_DIR=build] [OUT]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seed 004 section 4.4 chainmail with each constraint method; prints a
+# Palmer et al. (2025), section 4.4 chainmail with each constraint method; prints a
 # Markdown table of the largest true ring-ring overlap per step (docs/relcp.md).
 # Usage: scripts/bench/relcp_chainmail.sh [STEPS] [OUTDIR] [DT] [METHODS] [EXTRA]
 #   EXTRA: more options for every run, e.g. "--set simulation.drag=1.0"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Strong and weak scaling on 1 and 2 ranks (issue: distributed runs).
+# Strong and weak scaling on 1 and 2 ranks.
 #  strong: config/bench_box.yaml, 20,000 spheres in a 10 m x 10 m box, on 1 and 2 ranks;
 #  weak:   10,000 spheres per rank: a 5 m x 10 m box on 1 rank, 10 m x 10 m on 2.
 # Runs are interleaved (1 rank, 2 ranks, 1, 2, ...) since the machines are

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Settle benchmark (issue: foundation): the demo scenario (Heyn et al. Test
+# Settle benchmark: the demo scenario (Heyn et al. Test
 # Problem 2 geometry) with N = 1000 and 4000 spheres, for every solver; time
 # per step and solver iterations per step from metrics.csv.
 # Runs are interleaved (solver A, B, C, A, B, C, ...) because the 2-core

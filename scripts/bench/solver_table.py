@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Table and plots of scripts/bench/solvers.sh (seed 001 Table 1 and Figs. 6-8).
+"""Table and plots of scripts/bench/solvers.sh (Heyn et al. (2013), Table 1 and Figs. 6-8).
 
 Usage: solver_table.py OUT_DIR R0
 Reads OUT_DIR/summary.csv and OUT_DIR/<label>.history.csv; writes a markdown

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Solver laboratory benchmark (issue: solver suite), after seed 001 Table 1:
+# Solver laboratory benchmark, after Heyn et al. (2013), Table 1:
 #  1. run a scenario to rest and export the frictionless QP of its last step;
 #  2. projected Jacobi for JACOBI_ITERATIONS (100,000) iterations: its
-#     objective after 43,000 iterations is the target (seed 001 §5.1);
+#     objective after 43,000 iterations is the target (Heyn et al. (2013), §5.1);
 #  3. every solver from zero to a relative residual of 1e-6 (relative to the
 #     residual at gamma = 0), with its per-iteration history;
 #  4. a table (method, iterations, final objective, gamma_min, gamma_max,

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Seed 004 Table 3 from colony runs: per step, the constraint count of each
+"""Palmer et al. (2025), Table 3 from colony runs: per step, the constraint count of each
 method over ReLCP's (same step, same cell count: division times do not depend
 on the method) and the compute time per constraint (wall time of the step
 over its constraints), as mean +- standard deviation over the run."""

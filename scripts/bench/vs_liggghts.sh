@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # grains against LIGGGHTS on frictional piles (docs/performance.md, "grains
-# against LIGGGHTS"): seed 001 Test Problem 2 -- N spheres of r = 0.1 m,
+# against LIGGGHTS"): Heyn et al. (2013), Test Problem 2 -- N spheres of r = 0.1 m,
 # m = 6.28 kg on a jittered lattice fall into a cylinder of radius 2 m and come
 # to rest -- at each Coulomb friction coefficient mu (pairs, floor and cylinder
 # alike) and each N, both codes starting from the same initial state

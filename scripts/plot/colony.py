@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Colony size and constraint count against time (seed 004 Fig. 5c).
+"""Colony size and constraint count against time (Palmer et al. (2025), Fig. 5c).
 
 Usage: colony.py [--out FILE] RUN/metrics.csv [RUN2/metrics.csv ...]
 Each metrics.csv (written by grains into its output directory) becomes one

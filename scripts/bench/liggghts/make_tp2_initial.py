@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Initial state of seed 001 Test Problem 2 for the grains-vs-LIGGGHTS benchmark.
+"""Initial state of Heyn et al. (2013), Test Problem 2 for the grains-vs-LIGGGHTS benchmark.
 
 Writes the same N sphere centres twice: bodies.csv (grains, bodies.generator.type
 file) and tp2.data (LIGGGHTS read_data, atom_style granular). The spheres
@@ -57,12 +57,12 @@ def main():
     centres = lattice(count, seed)
     z_top = max(c[2] for c in centres) + 1.0
     with open(os.path.join(out, "bodies.csv"), "w") as f:
-        f.write(f"# seed 001 Test Problem 2, N = {count}, seed {seed}; x, y, z in m\n")
+        f.write(f"# Heyn et al. (2013), Test Problem 2, N = {count}, seed {seed}; x, y, z in m\n")
         f.write("x, y, z\n")
         for x, y, z in centres:
             f.write(f"{x:.17g}, {y:.17g}, {z:.17g}\n")
     with open(os.path.join(out, "tp2.data"), "w") as f:
-        f.write(f"seed 001 Test Problem 2, N = {count}, seed {seed}\n\n")
+        f.write(f"Heyn et al. (2013), Test Problem 2, N = {count}, seed {seed}\n\n")
         f.write(f"{count} atoms\n1 atom types\n\n")
         f.write(f"{-BOX_HALF_SIDE} {BOX_HALF_SIDE} xlo xhi\n")
         f.write(f"{-BOX_HALF_SIDE} {BOX_HALF_SIDE} ylo yhi\n")
