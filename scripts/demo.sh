@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: install dependencies, build, and run the default demo (1000
-# spheres settling in a cylinder, Heyn et al. Test Problem 2) under mpirun.
+# spheres settling in a cylinder, Test Problem 2 of Heyn et al. (2013)) under mpirun.
 # Extra arguments go to `grains run`, e.g. --steps 100.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
