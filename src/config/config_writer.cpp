@@ -162,12 +162,7 @@ void emitExtraBodies(YAML::Emitter& out, const std::vector<ExplicitBody>& bodies
   out << YAML::EndSeq;
 }
 
-}  // namespace
-
-std::string configToYaml(const SimulationConfig& c) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-
+void emitSimulationSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "dynamics" << YAML::Value
       << (c.simulation.dynamics == DynamicsKind::Overdamped ? "overdamped" : "inertial");
@@ -181,11 +176,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "seed" << YAML::Value << c.simulation.seed;
   out << YAML::Key << "planar" << YAML::Value << c.simulation.planar;
   out << YAML::EndMap;
+}
 
-  emitBodies(out, c.bodies);
-  emitExtraBodies(out, c.extra_bodies);
-  emitWalls(out, c.walls);
-
+void emitContactSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "friction" << YAML::Value << frictionModelName(c.contact.friction);
   out << YAML::Key << "mu" << YAML::Value << num(c.contact.mu);
@@ -194,10 +187,7 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "envelope" << YAML::Value << num(c.contact.envelope);
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
   out << YAML::Key << "compliance" << YAML::Value << num(c.contact.compliance);
-  out << YAML::Key << "method" << YAML::Value
-      << (c.contact.method == ConstraintMethod::Multisphere ? "multisphere"
-          : c.contact.method == ConstraintMethod::Relcp     ? "relcp"
-                                                            : "single");
+  out << YAML::Key << "method" << YAML::Value << c.contact.method.name();
   out << YAML::Key << "subspheres" << YAML::Value << c.contact.subspheres;
   out << YAML::Key << "subsphere_buffer" << YAML::Value << num(c.contact.subsphere_buffer);
   out << YAML::Key << "overlap_tolerance" << YAML::Value << num(c.contact.overlap_tolerance);
@@ -205,7 +195,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "adaptive_envelope" << YAML::Value << c.contact.adaptive_envelope;
   out << YAML::Key << "predict_contacts" << YAML::Value << c.contact.predict_contacts;
   out << YAML::EndMap;
+}
 
+void emitForceFieldSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "force_field" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "type" << YAML::Value
       << (c.force_field.kind == ForceFieldKind::RadialCompaction  ? "compaction"
@@ -214,14 +206,18 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "strength" << YAML::Value << num(c.force_field.strength);
   emitVec3(out, "center", c.force_field.center);
   out << YAML::EndMap;
+}
 
+void emitGrowthSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "growth" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "rate" << YAML::Value << num(c.growth.rate);
   out << YAML::Key << "division_length" << YAML::Value << num(c.growth.division_length);
   out << YAML::Key << "reorientation_deg" << YAML::Value << num(c.growth.reorientation_deg);
   out << YAML::Key << "max_generations" << YAML::Value << c.growth.max_generations;
   out << YAML::EndMap;
+}
 
+void emitSolverSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << c.solver.name;
   out << YAML::Key << "tolerance" << YAML::Value << num(c.solver.settings.tolerance);
@@ -243,7 +239,9 @@ std::string configToYaml(const SimulationConfig& c) {
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
+}
 
+void emitParallelSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "partitioner" << YAML::Value
       << (c.parallel.partitioner == PartitionerKind::MultiJagged ? "multijagged" : "rcb");
@@ -257,7 +255,9 @@ std::string configToYaml(const SimulationConfig& c) {
                                                       : "auto");
   out << YAML::Key << "sort_every" << YAML::Value << c.parallel.sort_every;
   out << YAML::EndMap;
+}
 
+void emitOutputSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "output" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "dir" << YAML::Value << c.output.dir;
   out << YAML::Key << "vtk_every" << YAML::Value << c.output.vtk_every;
@@ -268,7 +268,9 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "checkpoint_every" << YAML::Value << c.output.checkpoint_every;
   out << YAML::Key << "checkpoint_keep" << YAML::Value << c.output.checkpoint_keep;
   out << YAML::EndMap;
+}
 
+void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap;
   if (c.domain.bounded) {
     emitVec3(out, "min", c.domain.min);
@@ -277,7 +279,24 @@ std::string configToYaml(const SimulationConfig& c) {
   out << YAML::Key << "on_exit" << YAML::Value
       << (c.domain.on_exit == DomainExitPolicy::Abort ? "abort" : "remove");
   out << YAML::EndMap;
+}
 
+}  // namespace
+
+std::string configToYaml(const SimulationConfig& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  emitSimulationSection(out, c);
+  emitBodies(out, c.bodies);
+  emitExtraBodies(out, c.extra_bodies);
+  emitWalls(out, c.walls);
+  emitContactSection(out, c);
+  emitForceFieldSection(out, c);
+  emitGrowthSection(out, c);
+  emitSolverSection(out, c);
+  emitParallelSection(out, c);
+  emitOutputSection(out, c);
+  emitDomainSection(out, c);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -78,10 +78,8 @@ ContactSection parseContact(MapReader s) {
   out.compliance = s.number("compliance", out.compliance, Range::nonNegative());
   // The method-specific keys are accepted with every method (and ignored by
   // the others), so one scenario can be run with each method through --set.
-  const std::string method = s.choice("method", "single", {"single", "multisphere", "relcp"});
-  out.method = method == "multisphere" ? ConstraintMethod::Multisphere
-               : method == "relcp"     ? ConstraintMethod::Relcp
-                                       : ConstraintMethod::Single;
+  const std::string method = s.choice("method", "single", constraintMethodNames());
+  out.method = ConstraintMethod(method);
   out.subspheres =
       static_cast<int>(s.integer("subspheres", out.subspheres, Range::closed(1.0, 1000.0)));
   out.subsphere_buffer = s.number("subsphere_buffer", out.subsphere_buffer, Range::nonNegative());
@@ -91,7 +89,7 @@ ContactSection parseContact(MapReader s) {
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
   out.adaptive_envelope = s.boolean("adaptive_envelope", out.adaptive_envelope);
   out.predict_contacts = s.boolean("predict_contacts", out.predict_contacts);
-  if (!out.adaptive_envelope && out.method != ConstraintMethod::Relcp) {
+  if (!out.adaptive_envelope && !constraintMethodInfo(out.method).finds_new_contacts) {
     s.fail("adaptive_envelope",
            "true with contact.method = " + method +
                " (false needs contact.method: relcp, whose recursion adds the contacts a step "

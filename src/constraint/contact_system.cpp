@@ -2,7 +2,7 @@
 
 #include "grains/constraint/contact_frame_jacobian.hpp"
 #include "grains/constraint/rolling_radius.hpp"
-#include "grains/parallel/parallel_loops.hpp"
+#include "grains/core/parallel_loops.hpp"
 
 #include <Teuchos_OrdinalTraits.hpp>
 

@@ -1,6 +1,6 @@
 #include "grains/constraint/warm_start.hpp"
 
-#include "grains/parallel/parallel_loops.hpp"
+#include "grains/core/parallel_loops.hpp"
 
 #include <algorithm>
 

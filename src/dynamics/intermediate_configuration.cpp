@@ -1,6 +1,6 @@
 #include "grains/dynamics/intermediate_configuration.hpp"
 
-#include "grains/parallel/parallel_loops.hpp"
+#include "grains/core/parallel_loops.hpp"
 
 #include <stdexcept>
 

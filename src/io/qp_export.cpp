@@ -274,10 +274,32 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
   io_detail::throwIfAnyFailed(error, raw_comm);
 }
 
-StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
-  auto path = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
-  StoredQp out;
-  const std::string meta_path = path("problem.yaml");
+namespace {
+
+/// problem.yaml: every key as text, and the numbers readQp needs.
+struct QpMeta {
+  std::string path;
+  std::map<std::string, std::string> values;
+  FrictionModel model = FrictionModel::Frictionless;
+  long long contacts = 0;
+  long long unknowns = 0;
+
+  double number(const std::string& key) const {
+    const auto it = values.find(key);
+    if (it == values.end()) throw std::runtime_error("'" + path + "': missing key '" + key + "'");
+    char* end = nullptr;
+    const double v = std::strtod(it->second.c_str(), &end);
+    if (*end != '\0') {
+      throw std::runtime_error("'" + path + "': " + key + " = '" + it->second +
+                               "' is not a number");
+    }
+    return v;
+  }
+};
+
+QpMeta readQpMeta(const std::string& meta_path) {
+  QpMeta out;
+  out.path = meta_path;
   YAML::Node meta;
   try {
     meta = YAML::LoadFile(meta_path);
@@ -291,48 +313,50 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
                              "grains-qp-1 problems with this version)");
   }
   for (const auto& item : meta)
-    out.meta[item.first.as<std::string>()] = item.second.as<std::string>();
-  auto number = [&](const std::string& key) {
-    if (!out.meta.count(key))
-      throw std::runtime_error("'" + meta_path + "': missing key '" + key + "'");
-    char* end = nullptr;
-    const double v = std::strtod(out.meta[key].c_str(), &end);
-    if (*end != '\0') {
-      throw std::runtime_error("'" + meta_path + "': " + key + " = '" + out.meta[key] +
-                               "' is not a number");
-    }
-    return v;
-  };
-  FrictionModel model;
+    out.values[item.first.as<std::string>()] = item.second.as<std::string>();
   try {
-    model = parseFrictionModel(out.meta.count("model") ? out.meta["model"] : "");
+    out.model = parseFrictionModel(out.values.count("model") ? out.values["model"] : "");
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error("'" + meta_path + "': model: " + e.what());
   }
-  const int block = unknownsPerContact(model);
-  out.contacts = static_cast<long long>(number("contacts"));
-  const long long unknowns = static_cast<long long>(number("unknowns"));
-  if (unknowns != block * out.contacts) {
+  const int block = unknownsPerContact(out.model);
+  out.contacts = static_cast<long long>(out.number("contacts"));
+  out.unknowns = static_cast<long long>(out.number("unknowns"));
+  if (out.unknowns != block * out.contacts) {
     throw std::runtime_error(
-        "'" + meta_path + "': unknowns = " + std::to_string(unknowns) +
+        "'" + meta_path + "': unknowns = " + std::to_string(out.unknowns) +
         " but contacts x block_size = " + std::to_string(block * out.contacts));
   }
+  return out;
+}
 
-  // Contacts spread evenly; each contact's block of unknowns on one rank.
-  const RCP<const Map> contact_map = rcp(new Map(static_cast<GlobalSize>(out.contacts), 0, comm));
-  const long long first = contact_map->getNodeNumElements() ? contact_map->getMinGlobalIndex() : 0;
-  const long long last = first + static_cast<long long>(contact_map->getNodeNumElements());
-  std::vector<GlobalOrdinal> rows;
-  for (long long c = first; c < last; ++c)
-    for (int j = 0; j < block; ++j) rows.push_back(block * c + j);
-  const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
-  const RCP<const Map> row_map =
-      rcp(new Map(static_cast<GlobalSize>(unknowns), rows.data(), rows.size(), 0, comm));
+/// The MatrixMarket files of one stored QP, read collectively: Tpetra's
+/// readers fail on every rank together (as does each check after them), and
+/// the message names the file. Contacts are spread evenly, each contact's
+/// block of unknowns on one rank.
+class QpFiles {
+ public:
+  QpFiles(std::string dir, const RCP<const Comm>& comm, long long contacts, int block)
+      : dir_(std::move(dir)), comm_(comm) {
+    contact_map_ = rcp(new Map(static_cast<GlobalSize>(contacts), 0, comm));
+    const long long first =
+        contact_map_->getNodeNumElements() ? contact_map_->getMinGlobalIndex() : 0;
+    const long long last = first + static_cast<long long>(contact_map_->getNodeNumElements());
+    for (long long c = first; c < last; ++c)
+      for (int j = 0; j < block; ++j) rows_.push_back(block * c + j);
+    row_map_ = rcp(
+        new Map(static_cast<GlobalSize>(block * contacts), rows_.data(), rows_.size(), 0, comm));
+  }
 
-  // Tpetra's readers are collective and fail on every rank together (as does
-  // each check after them); the message names the file.
-  const MPI_Comm raw_comm = rawMpiComm(*comm);
-  auto read = [&](const char* name, auto how) {
+  std::string path(const char* name) const { return (std::filesystem::path(dir_) / name).string(); }
+  const RCP<const Comm>& comm() const { return comm_; }
+  const RCP<const Map>& rowMap() const { return row_map_; }
+  const RCP<const Map>& contactMap() const { return contact_map_; }
+  const std::vector<GlobalOrdinal>& rows() const { return rows_; }
+
+  /// `how()` reading file `name`, with its failure reported on every rank.
+  template <class How>
+  auto read(const char* name, How how) const {
     decltype(how()) result;
     std::string error;
     try {
@@ -340,60 +364,49 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     } catch (const std::exception& e) {
       error = "'" + path(name) + "': " + withoutThrowSites(e.what());
     }
-    io_detail::throwIfAnyFailed(error, raw_comm);
+    io_detail::throwIfAnyFailed(error, rawMpiComm(*comm_));
     return result;
-  };
-  auto vector = [&](const char* name) {
+  }
+  RCP<Vector> vector(const char* name) const {
     return read(name, [&] {
-      RCP<const Map> map = row_map;
-      return MatrixMarketReader::readVectorFile(path(name), comm, map);
+      RCP<const Map> map = row_map_;
+      return MatrixMarketReader::readVectorFile(path(name), comm_, map);
     });
-  };
-  auto dense = [&](const char* name, RCP<const Map> map, std::size_t columns) {
+  }
+  RCP<MultiVector> dense(const char* name, RCP<const Map> map, std::size_t columns) const {
     return read(name, [&] {
-      auto X = MatrixMarketReader::readDenseFile(path(name), comm, map);
+      auto X = MatrixMarketReader::readDenseFile(path(name), comm_, map);
       if (X->getNumVectors() != columns) {
         throw std::runtime_error(std::to_string(X->getNumVectors()) + " columns, expected " +
                                  std::to_string(columns));
       }
       return X;
     });
-  };
-
-  out.qp.A = read("A.mtx", [&] {
-    RCP<const Map> cols;
-    auto A = MatrixMarketReader::readSparseFile(path("A.mtx"), row_map, cols, row_map, row_map);
-    checkEntryCount(path("A.mtx"), static_cast<long>(A->getGlobalNumEntries()), *comm);
-    return A;
-  });
-  out.qp.b = vector("b.mtx");
-  out.warm_start = vector("warm_start.mtx");
-  out.solution = vector("solution.mtx");
-  const bool rolling = model == FrictionModel::CoulombRolling;
-  const auto cones = dense("cones.mtx", contact_map, rolling ? 3 : 1);
-  out.qp.cones.model = model;
-  const auto column = [](const MultiVector& X, std::size_t j) {
-    const auto data = X.getData(j);
-    return std::vector<double>(data.begin(), data.end());
-  };
-  out.qp.cones.mu = column(*cones, 0);
-  if (rolling) {
-    out.qp.cones.rolling = column(*cones, 1);
-    out.qp.cones.spinning = column(*cones, 2);
   }
 
-  const bool factored =
-      std::filesystem::exists(path("Dt.mtx")) && std::filesystem::exists(path("mobility.mtx"));
-  if (!factored) return out;
-  // Every rank sees all of mobility.mtx: a row per body gid, 1/m and the
-  // inverse inertia; rows of gids without a body are 0 (a body's mass is > 0).
-  const auto spread = dense("mobility.mtx", Teuchos::null, 10);
+ private:
+  std::string dir_;
+  RCP<const Comm> comm_;
+  RCP<const Map> contact_map_;
+  std::vector<GlobalOrdinal> rows_;
+  RCP<const Map> row_map_;
+};
+
+std::vector<double> column(const MultiVector& X, std::size_t j) {
+  const auto data = X.getData(j);
+  return std::vector<double>(data.begin(), data.end());
+}
+
+/// mobility.mtx, on every rank: a row per body gid, 1/m and the inverse
+/// inertia; rows of gids without a body are 0 (a body's mass is > 0).
+std::vector<BodyMobility> readMobilityTable(const QpFiles& files) {
+  const auto spread = files.dense("mobility.mtx", Teuchos::null, 10);
   const auto body_rows = static_cast<long long>(spread->getGlobalLength());
   MultiVector table(
-      rcp(new Map(static_cast<GlobalSize>(body_rows), 0, comm, Tpetra::LocallyReplicated)), 10);
+      rcp(new Map(static_cast<GlobalSize>(body_rows), 0, files.comm(), Tpetra::LocallyReplicated)),
+      10);
   table.doImport(*spread, Import(spread->getMap(), table.getMap()), Tpetra::INSERT);
   std::vector<BodyMobility> mobility(static_cast<std::size_t>(body_rows));
-  std::vector<long long> gids;  // the bodies mobility.mtx lists
   for (std::size_t j = 0; j < 10; ++j) {
     const auto data = table.getData(j);
     for (std::size_t gid = 0; gid < mobility.size(); ++gid) {
@@ -403,25 +416,33 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
         mobility[gid].inverse_inertia((j - 1) / 3, (j - 1) % 3) = data[gid];
     }
   }
+  return mobility;
+}
+
+/// D^T and W from Dt.mtx and mobility.mtx: D^T as written (columns 6 gid + k),
+/// then with a column map of 6 columns per body it touches and the listed
+/// bodies spread evenly as its domain.
+RCP<FactoredOperator> readFactoredOperator(const QpFiles& files, const QpMeta& meta) {
+  const std::vector<BodyMobility> mobility = readMobilityTable(files);
+  std::vector<long long> gids;  // the bodies mobility.mtx lists
   for (std::size_t gid = 0; gid < mobility.size(); ++gid)
     if (mobility[gid].inverse_mass != 0.0) gids.push_back(static_cast<long long>(gid));
-
-  // D^T as written (columns 6 gid + k), then with a column map of 6 columns
-  // per body it touches and the listed bodies spread evenly as its domain.
-  const auto written = read("Dt.mtx", [&] {
+  const Comm& comm = *files.comm();
+  const auto written = files.read("Dt.mtx", [&] {
     RCP<const Map> cols;
     const RCP<const Map> all_columns =
-        rcp(new Map(static_cast<GlobalSize>(6 * body_rows), 0, comm));
-    auto Dt = MatrixMarketReader::readSparseFile(path("Dt.mtx"), row_map, cols, all_columns,
-                                                 row_map, /*callFillComplete=*/false);
-    checkEntryCount(path("Dt.mtx"), globalSum(*comm, static_cast<long>(Dt->getNodeNumEntries())),
-                    *comm);
+        rcp(new Map(static_cast<GlobalSize>(6 * mobility.size()), 0, files.comm()));
+    auto Dt = MatrixMarketReader::readSparseFile(files.path("Dt.mtx"), files.rowMap(), cols,
+                                                 all_columns, files.rowMap(),
+                                                 /*callFillComplete=*/false);
+    checkEntryCount(files.path("Dt.mtx"),
+                    globalSum(comm, static_cast<long>(Dt->getNodeNumEntries())), comm);
     return Dt;
   });
   std::set<long long> touched;
   std::vector<std::size_t> counts;
   std::string error;
-  for (const GlobalOrdinal row : rows) {
+  for (const GlobalOrdinal row : files.rows()) {
     CrsMatrix::global_inds_host_view_type indices;
     CrsMatrix::values_host_view_type values;
     written->getGlobalRowView(row, indices, values);
@@ -429,41 +450,74 @@ StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
     for (std::size_t k = 0; k < indices.extent(0); ++k) {
       const long long body = indices(k) / 6;
       if (mobility[static_cast<std::size_t>(body)].inverse_mass == 0.0 && error.empty()) {
-        error = "'" + path("Dt.mtx") + "' references body " + std::to_string(body) +
+        error = "'" + files.path("Dt.mtx") + "' references body " + std::to_string(body) +
                 ", which mobility.mtx does not list";
       }
       touched.insert(body);
     }
   }
-  io_detail::throwIfAnyFailed(error, raw_comm);
-  const Map body_split(static_cast<GlobalSize>(gids.size()), 0, comm);
+  io_detail::throwIfAnyFailed(error, rawMpiComm(comm));
+  const Map body_split(static_cast<GlobalSize>(gids.size()), 0, files.comm());
   std::vector<GlobalOrdinal> owned_dofs;
   for (std::size_t k = 0; k < body_split.getNodeNumElements(); ++k) {
     const long long gid =
         gids[static_cast<std::size_t>(body_split.getGlobalElement(static_cast<LocalOrdinal>(k)))];
     for (int j = 0; j < 6; ++j) owned_dofs.push_back(6 * gid + j);
   }
-  auto domain = rcp(new Map(invalid, owned_dofs.data(), owned_dofs.size(), 0, comm));
+  const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+  auto domain = rcp(new Map(invalid, owned_dofs.data(), owned_dofs.size(), 0, files.comm()));
   std::vector<GlobalOrdinal> col_dofs;
   auto F = rcp(new FactoredOperator);
   for (long long body : touched) {
     for (int j = 0; j < 6; ++j) col_dofs.push_back(6 * body + j);
     F->mobility.push_back(mobility[static_cast<std::size_t>(body)]);
   }
-  auto col_map = rcp(new Map(invalid, col_dofs.data(), col_dofs.size(), 0, comm));
-  auto Dt = rcp(new CrsMatrix(row_map, col_map, Teuchos::ArrayView<const std::size_t>(counts)));
-  for (const GlobalOrdinal row : rows) {
+  auto col_map = rcp(new Map(invalid, col_dofs.data(), col_dofs.size(), 0, files.comm()));
+  auto Dt =
+      rcp(new CrsMatrix(files.rowMap(), col_map, Teuchos::ArrayView<const std::size_t>(counts)));
+  for (const GlobalOrdinal row : files.rows()) {
     CrsMatrix::global_inds_host_view_type indices;
     CrsMatrix::values_host_view_type values;
     written->getGlobalRowView(row, indices, values);
     Dt->insertGlobalValues(row, static_cast<LocalOrdinal>(indices.extent(0)), values.data(),
                            indices.data());
   }
-  Dt->fillComplete(domain, row_map);
+  Dt->fillComplete(domain, files.rowMap());
   F->Dt = Dt;
-  F->scale = number("scale");
-  F->regularisation = number("regularisation");
-  out.qp.factored = F;
+  F->scale = meta.number("scale");
+  F->regularisation = meta.number("regularisation");
+  return F;
+}
+
+}  // namespace
+
+StoredQp readQp(const std::string& dir, const RCP<const Comm>& comm) {
+  const QpMeta meta = readQpMeta((std::filesystem::path(dir) / "problem.yaml").string());
+  StoredQp out;
+  out.meta = meta.values;
+  out.contacts = meta.contacts;
+  const QpFiles files(dir, comm, meta.contacts, unknownsPerContact(meta.model));
+  out.qp.A = files.read("A.mtx", [&] {
+    RCP<const Map> cols;
+    auto A = MatrixMarketReader::readSparseFile(files.path("A.mtx"), files.rowMap(), cols,
+                                                files.rowMap(), files.rowMap());
+    checkEntryCount(files.path("A.mtx"), static_cast<long>(A->getGlobalNumEntries()), *comm);
+    return A;
+  });
+  out.qp.b = files.vector("b.mtx");
+  out.warm_start = files.vector("warm_start.mtx");
+  out.solution = files.vector("solution.mtx");
+  const bool rolling = meta.model == FrictionModel::CoulombRolling;
+  const auto cones = files.dense("cones.mtx", files.contactMap(), rolling ? 3 : 1);
+  out.qp.cones.model = meta.model;
+  out.qp.cones.mu = column(*cones, 0);
+  if (rolling) {
+    out.qp.cones.rolling = column(*cones, 1);
+    out.qp.cones.spinning = column(*cones, 2);
+  }
+  const bool factored = std::filesystem::exists(files.path("Dt.mtx")) &&
+                        std::filesystem::exists(files.path("mobility.mtx"));
+  if (factored) out.qp.factored = readFactoredOperator(files, meta);
   return out;
 }
 

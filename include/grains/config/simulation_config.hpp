@@ -3,9 +3,12 @@
 // default documented in docs/config.md.
 #include "grains/core/body.hpp"
 #include "grains/core/types.hpp"
+#include "grains/constraint/force_field.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/dynamics/constraint_method.hpp"
 #include "grains/dynamics/rest_tolerance.hpp"
 #include "grains/io/log_level.hpp"
+#include "grains/parallel/parallel_settings.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
 
@@ -72,10 +75,6 @@ struct BodiesSection {
   Vec3 initial_velocity = Vec3::Zero();
 };
 
-/// single: one deepest-point constraint per pair; multisphere: LCP-MS, each
-/// body a union of sub-spheres; relcp: recursively generated LCP (seed 004 eq. 24/26).
-enum class ConstraintMethod : int { Single = 0, Multisphere = 1, Relcp = 2 };
-
 struct ContactSection {
   FrictionModel friction = FrictionModel::Frictionless;
   double mu = 0.0;  ///< Coulomb coefficient (>= 0)
@@ -106,16 +105,6 @@ struct ContactSection {
   /// the pairs beyond the envelope whose gap the bodies' free velocities
   /// close within the step (fewer ReLCP re-solves when bodies land).
   bool predict_contacts = true;
-};
-
-/// A smooth body-force field F(x) on every body's centre (seed 004 sections
-/// 4.2 and 4.4): compaction F = -s x (|x| - sin|x|) / |x|^2, extension its
-/// negative, with x measured from `center`.
-enum class ForceFieldKind : int { None = 0, RadialCompaction = 1, RadialExtension = 2 };
-struct ForceFieldSection {
-  ForceFieldKind kind = ForceFieldKind::None;
-  double strength = 1.0;  ///< s [N] (>= 0)
-  Vec3 center = Vec3::Zero();
 };
 
 /// Growing and dividing rods (seed 004 section 4.3; docs/colony.md). Applies
@@ -156,31 +145,6 @@ struct DomainSection {
   Vec3 min = Vec3::Zero();  ///< [m]
   Vec3 max = Vec3::Zero();  ///< [m], > min in every component
   DomainExitPolicy on_exit = DomainExitPolicy::Remove;
-};
-
-/// Domain decomposition across MPI ranks (docs/config.md, docs/scaling.md).
-enum class PartitionerKind : int { Rcb = 0, MultiJagged = 1 };
-
-/// Order of a rank's owned bodies in memory (and so of its contacts and of
-/// the solver's body and contact rows). Gid: by global id, as the input gave
-/// them. Spatial: along a Morton curve of the positions, re-sorted every
-/// parallel.sort_every steps, with contacts in body order too, so that
-/// neighbours are near in memory whatever order the input had. Auto: spatial
-/// when bodies consecutive in GID order lie far apart at the start, else gid
-/// (docs/performance.md, "Body order in memory").
-enum class BodyOrder : int { Gid = 0, Spatial = 1, Auto = 2 };
-
-struct ParallelSection {
-  PartitionerKind partitioner = PartitionerKind::Rcb;
-  /// Repartition when max/mean of the per-rank load exceeds this (>= 1).
-  double imbalance_threshold = 1.1;
-  /// Also repartition every this many steps (0 = only on imbalance).
-  long repartition_every = 0;
-  /// Never repartition more often than this (steps, >= 1).
-  long min_repartition_interval = 20;
-  BodyOrder body_order = BodyOrder::Auto;
-  /// Spatial order: re-sort every this many steps (>= 1).
-  long sort_every = 20;
 };
 
 struct OutputSection {

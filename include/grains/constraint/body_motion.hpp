@@ -2,7 +2,7 @@
 // How a body moves under applied forces, for both laws of motion of seed 004
 // section 2.2: inertial (u+ = u + dt M^-1 F, eq. 5) and overdamped with a
 // local-drag mobility (U = M F, eq. 8, with the block of eq. 27).
-#include "grains/config/simulation_config.hpp"
+#include "grains/constraint/force_field.hpp"
 #include "grains/core/body.hpp"
 #include "grains/solver/quadratic_program.hpp"
 

@@ -4,11 +4,12 @@
 // generation (single deepest point, multisphere, or ReLCP's recursion of
 // seed 004 eqs. 20-26), QP assembly, solve, velocity update, semi-implicit
 // position/orientation update (seed 001 eq. 8, seed 004 eq. 9).
-#include "grains/config/simulation_config.hpp"
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/warm_start.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/dynamics/constraint_method.hpp"
+#include "grains/dynamics/constraint_strategy.hpp"
 #include "grains/dynamics/growth.hpp"
 #include "grains/dynamics/rest_tolerance.hpp"
 #include "grains/parallel/body_domain.hpp"
@@ -80,7 +81,9 @@ struct StepReport {
   /// detection, QP assembly, solve, velocity/position update and measures.
   double time_domain = 0.0, time_detect = 0.0, time_assemble = 0.0, time_solve = 0.0,
          time_update = 0.0;
-  double time_relcp = 0.0;  ///< ReLCP: halo refresh and overlap search of the recursions
+  /// Refinement after the solves (constraint_strategy.hpp): ReLCP's halo
+  /// refresh and overlap search, multisphere's true-overlap search.
+  double time_relcp = 0.0;
   /// The neighbour search (cell lists) part of time_detect; the rest is the
   /// narrow phase (pair geometry).
   double time_broad = 0.0;
@@ -91,6 +94,8 @@ struct StepReport {
 class TimeStepper {
  public:
   TimeStepper(StepperSettings settings, std::vector<Wall> walls, std::unique_ptr<Solver> solver);
+  ~TimeStepper();
+  TimeStepper(TimeStepper&&) = default;
 
   StepReport step(BodyDomain& domain, long step_index);
   const StepperSettings& settings() const { return settings_; }
@@ -141,17 +146,46 @@ class TimeStepper {
   AssemblyMaps halo_maps_;
   double last_envelope_ = 0.0;
 
-  /// `detection` holds the envelope and, when predicting, the free velocities.
-  std::vector<Contact> generateConstraints(const BodyDomain& domain,
-                                           const DetectionSettings& detection,
-                                           DetectionTimes* times) const;
+  /// Charges the wall time since its last lap to one of StepReport's phases.
+  class PhaseClock;
+  /// How far the step's constraints and ghosts must reach (refreshHalo).
+  struct Reach {
+    double max_radius = 0.0;  ///< largest bounding radius of all bodies [m]
+    double approach = 0.0;    ///< largest relative approach within the step [m]
+    bool predicting = false;  ///< detection keeps the pairs the free motion closes
+    double predicted = 0.0;   ///< broad-phase distance of predicted contacts [m]
+  };
+  /// The phases of step(), in order.
+  void prepareDomain(BodyDomain& domain, long step_index, StepReport& report);
+  Reach refreshHalo(BodyDomain& domain);
+  std::vector<Contact> generateConstraints(const BodyDomain& domain, const Reach& reach,
+                                           StepReport& report) const;
+  /// The first solve, warm-started from the impulses of the last step.
+  SolveReport solveWarmStarted(ContactSystem& system, Vector& gamma);
+  /// Re-solves with the constraints the strategy adds until it adds none
+  /// (ReLCP's recursion); `reached` follows the latest solve.
+  void refine(const BodyDomain& domain, std::vector<Contact>& contacts, ContactSystem& system,
+              Vector& gamma, IntermediateConfiguration& reached, StepReport& report,
+              double& true_overlap, PhaseClock& clock);
+  /// Owned bodies take the reached configuration, velocities and contact
+  /// forces.
+  void acceptReached(BodyDomain& domain, const IntermediateConfiguration& reached,
+                     const ContactSystem& system, const Vector& gamma) const;
+  /// Counts each owned body's contacts and the active ones; returns the
+  /// largest overlap of the constraints at the end of the step (this rank).
+  double measureConstraints(BodyDomain& domain, const std::vector<Contact>& contacts,
+                            const std::vector<Body>& moved, const Vector& gamma, int block,
+                            long& active) const;
+  /// Adds the step's Tpetra traffic to the domain's statistics.
+  void countTraffic(BodyDomain& domain, const ContactSystem& system, long operator_applies) const;
+  /// Body and contact counts (collective).
+  void summarize(BodyDomain& domain, std::size_t local_contacts, StepReport& report) const;
+  /// u = u_free + W D gamma for owned bodies.
+  RCP<Vector> velocitiesOf(const ContactSystem& system, const Vector& gamma) const;
   /// The solver on one of the step's QPs; `converged` against the
   /// configured tolerance.
   SolveReport solveStep(const QuadraticProgram& qp, Vector& gamma) const;
-  /// Collective: overlaps deeper than `tolerance` among the given bodies
-  /// (domain layout), and the largest overlap of any pair (>= 0) via max_overlap.
-  std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,
-                                    double tolerance, double& max_overlap) const;
+  std::unique_ptr<ConstraintStrategy> constraints_;
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;
   SolveHook solve_hook_;

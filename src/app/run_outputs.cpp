@@ -1,0 +1,118 @@
+#include "grains/app/run_outputs.hpp"
+
+#include "grains/app/step_metrics.hpp"
+#include "grains/config/config_loader.hpp"
+#include "grains/constraint/contact_network.hpp"
+#include "grains/geometry/contact_geometry.hpp"
+#include "grains/io/wall_geometry.hpp"
+#include "grains/parallel/mpi_utils.hpp"
+
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+namespace grains {
+namespace {
+
+std::vector<Body> ownedBodies(const BodyDomain& domain) {
+  return std::vector<Body>(domain.bodies().begin(),
+                           domain.bodies().begin() + static_cast<long>(domain.numOwned()));
+}
+
+/// Collective: rank 0 writes the walls, sized to the bodies' bounding box,
+/// for ParaView. A failure costs only the picture: a warning, not an error.
+void writeWallsFile(const std::vector<Wall>& walls, const BodyDomain& domain,
+                    const std::string& path, const Log& log) {
+  if (walls.empty()) return;
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+    lo = lo.cwiseMin(domain.bodies()[i].position -
+                     Vec3::Constant(boundingRadius(domain.bodies()[i])));
+    hi = hi.cwiseMax(domain.bodies()[i].position +
+                     Vec3::Constant(boundingRadius(domain.bodies()[i])));
+  }
+  const MPI_Comm raw = rawMpiComm(domain.comm());
+  MPI_Allreduce(MPI_IN_PLACE, lo.data(), 3, MPI_DOUBLE, MPI_MIN, raw);
+  MPI_Allreduce(MPI_IN_PLACE, hi.data(), 3, MPI_DOUBLE, MPI_MAX, raw);
+  if (domain.comm().getRank() != 0) return;
+  if (!lo.allFinite()) lo = hi = Vec3::Zero();  // no bodies at all
+  try {
+    writeWallGeometry(path, walls, lo, hi);
+  } catch (const std::exception& e) {
+    log.rankWarn(e.what());
+  }
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm comm,
+                       const Log& log, bool append, long first_step, RunOrigin origin,
+                       const BodyDomain& domain, const TimeStepper& stepper)
+    : config_(config),
+      dir_(std::move(dir)),
+      comm_(comm),
+      log_(log),
+      origin_(origin),
+      metrics_(dir_ + "/metrics.csv", comm, append, first_step) {
+  if (config.output.vtk_every <= 0) return;
+  vtk_.emplace(dir_, comm, append);
+  if (config.output.contact_network) network_.emplace(dir_, comm, append);
+  writeWallsFile(config.walls, domain, dir_ + "/walls.vtp", log);
+  writeFrame(first_step - 1, static_cast<double>(first_step - 1) * config.simulation.dt, domain,
+             stepper);
+}
+
+void RunOutputs::afterStep(long step, double time, bool final_step, const SupervisedStep& done,
+                           double wall, const BodyDomain& domain, const TimeStepper& stepper) {
+  const OutputSection& out = config_.output;
+  if (out.metrics_every > 0 && step % out.metrics_every == 0)
+    metrics_.writeRow(stepMetricsRow(step, time, done, wall, stepper.lastEnvelope()));
+  if (vtk_ && (step % out.vtk_every == 0 || final_step)) writeFrame(step, time, domain, stepper);
+  if (out.checkpoint_every > 0 && (step % out.checkpoint_every == 0 || final_step)) {
+    const std::string path = writeCheckpointKeeping(
+        dir_, checkpointState(step, time, domain, stepper), out.checkpoint_keep, comm_);
+    log_.info("checkpoint of step " + std::to_string(step) + " written to " + path);
+  }
+}
+
+std::string RunOutputs::writeEmergencyCheckpoint(long step, const BodyDomain& domain,
+                                                 const TimeStepper& stepper) const {
+  std::ostringstream name;
+  name << dir_ << "/emergency_checkpoint_" << std::setw(8) << std::setfill('0') << step << ".h5";
+  try {
+    const double time = static_cast<double>(step) * config_.simulation.dt;
+    writeCheckpoint(name.str(), checkpointState(step, time, domain, stepper), comm_);
+    return "the state after step " + std::to_string(step) + " is in " + name.str() +
+           " (restart with --restart " + name.str() + ")";
+  } catch (const std::exception& e) {
+    return std::string("writing the emergency checkpoint failed: ") + e.what();
+  }
+}
+
+CheckpointState RunOutputs::checkpointState(long step, double time, const BodyDomain& domain,
+                                            const TimeStepper& stepper) const {
+  CheckpointState state;
+  state.step = step;
+  state.time = time;
+  state.initial_bodies = origin_.initial_bodies;
+  state.initial_max_radius = origin_.initial_max_radius;
+  state.config_yaml = configToYaml(config_);
+  state.bodies = ownedBodies(domain);
+  state.warm_start = stepper.warmStartRecords();
+  state.layout = domain.layout();
+  return state;
+}
+
+void RunOutputs::writeFrame(long step, double time, const BodyDomain& domain,
+                            const TimeStepper& stepper) {
+  vtk_->write(step, time, ownedBodies(domain));
+  if (!network_) return;
+  // The network of the step just done, each contact once (owned by one rank).
+  const double impulse_to_force =
+      config_.simulation.dynamics == DynamicsKind::Overdamped ? 1.0 : config_.simulation.dt;
+  network_->write(step, time,
+                  contactNetwork(stepper.lastContacts(), stepper.lastImpulses(), domain.bodies(),
+                                 impulse_to_force));
+}
+
+}  // namespace grains
