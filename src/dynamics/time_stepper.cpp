@@ -2,6 +2,7 @@
 
 #include "grains/constraint/multisphere_detection.hpp"
 #include "grains/dynamics/intermediate_configuration.hpp"
+#include "grains/dynamics/motion_bound.hpp"
 #include "grains/dynamics/relcp_constraints.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/parallel/parallel_loops.hpp"
@@ -121,6 +122,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   }
   const double approach = 2.0 * dt * max_speed;
   const double reach = std::max(settings_.envelope, kEnvelopeSafety * approach);
+  checkStepReach(domain, motion, dt, max_speed, max_radius, reach, settings_.envelope);
   // Without the adaptive envelope (ReLCP only) the recursion finds the pairs
   // the step brings into contact (seed 004 section 3), so a falling pile no
   // longer constrains every lattice neighbour speculatively; the halo keeps
