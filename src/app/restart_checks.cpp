@@ -135,8 +135,8 @@ std::string restartWallPenetration(const std::vector<Body>& owned, const Simulat
            worst_wall->name + "' (" + wallKindName(worst_wall->kind) + ") by " +
            formatNumber("%.3g", deepest) + " m, more than the tolerance of " +
            formatNumber("%.3g", restartPenetrationTolerance(b, config.contact)) + " m (" +
-           std::to_string(total) + " bod" + (total == 1 ? "y" : "ies") +
-           " penetrate the walls that deep)";
+           std::to_string(total) + (total == 1 ? " body penetrates" : " bodies penetrate") +
+           " the walls that deep)";
   }
   return broadcastString(comm, culprit, text);
 }

@@ -198,7 +198,12 @@ using SectionParser = std::function<void(MapReader& top, SimulationConfig& out)>
 void rehearse(const YAML::Node& root, const ParseContext& ctx, const SectionParser& parse) {
   YAML::Node copy = YAML::Clone(root);
   std::string bad = ctx.errors->last_bad_value;
+  // A map that lost a value may have lost the key that selects its schema
+  // (a type, a shape): its keys help suggestions but are not the schema.
+  std::vector<std::string> uncertain;
   for (int round = 0; round < 64 && !bad.empty() && removeValue(copy, bad); ++round) {
+    const std::size_t dot = bad.rfind('.');
+    uncertain.push_back(dot == std::string::npos ? std::string() : bad.substr(0, dot));
     ParseContext scratch;
     scratch.source = ctx.source;
     scratch.errors = std::make_shared<config_detail::ParseErrors>();
@@ -213,6 +218,8 @@ void rehearse(const YAML::Node& root, const ParseContext& ctx, const SectionPars
     for (const auto& read : scratch.errors->maps) {
       if (read->path.empty()) continue;  // the root is never finished here
       read->rehearsal = true;
+      for (const std::string& map : uncertain)
+        if (read->path == map) read->finished = false;
       // The original's node: the copy lacks the line numbers for messages.
       read->node.emplace(nodeAt(root, read->path));
       ctx.errors->maps.push_back(read);

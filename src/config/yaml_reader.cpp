@@ -91,8 +91,8 @@ void ParseErrors::addUnknownKeysOfUnfinishedMaps(const ParseContext& ctx) {
   std::map<std::string, Merged> by_path;
   for (const auto& read : maps) {
     Merged& merged = by_path[read->path];
-    // A rehearsal's copy lacks only the bad values: its node serves for maps
-    // the real parse never reached.
+    // A rehearsal's node (the original's) serves for maps the real parse
+    // never reached.
     if (read->node && (!read->rehearsal || !merged.has_node)) merged.node = &*read->node;
     merged.has_node = merged.has_node || !read->rehearsal;
     merged.checked = merged.checked || (read->finished && !read->rehearsal);

@@ -82,6 +82,15 @@ TEST(ConfigErrorReport, EveryErrorInOnePassUnknownKeysFirst) {
   expectContains(msg, {"expected one of:", "jitter", "spacing"});
 }
 
+TEST(ConfigErrorReport, KeysOfAMapWhoseTypeIsBadAreNotCalledUnknown) {
+  // Without a valid type the generator's schema is unknown: "file" belongs
+  // to the file generator the user may have meant.
+  const std::string msg = errorOf(replaced("type: lattice", "type: fil\n    file: a.csv"));
+  ASSERT_EQ(lineCount(msg), 1) << msg;
+  expectContains(msg, {"bodies.generator.type = fil"});
+  EXPECT_EQ(msg.find("unknown key"), std::string::npos) << msg;
+}
+
 TEST(ConfigErrorReport, ASingleErrorReadsAsBefore) {
   EXPECT_EQ(errorOf(replaced("dt: 0.01", "dt: fast")),
             "test.yaml:2: simulation.dt = fast: expected a number > 0");
