@@ -5,6 +5,7 @@
 #include "grains/app/run_fault.hpp"
 #include "grains/app/simulation.hpp"
 #include "grains/config/config_loader.hpp"
+#include "grains/config/time_step_advice.hpp"
 #include "grains/scenario/body_generator.hpp"
 
 #include <Tpetra_Core.hpp>
@@ -85,9 +86,12 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       const auto config = grains::loadConfigFile(*cl.config_path, cl.overrides);
       // Generating the bodies also checks files and initial overlaps.
       const auto bodies = grains::generateAllBodies(config);
-      if (root)
-        std::cout << "# " << *cl.config_path << ": valid, " << bodies.size() << " bodies\n"
-                  << grains::configToYaml(config);
+      if (root) {
+        std::cout << "# " << *cl.config_path << ": valid, " << bodies.size() << " bodies\n";
+        if (const auto warning = grains::largeTimeStepWarning(config, bodies))
+          std::cout << "# warning: " << *warning << "\n";
+        std::cout << grains::configToYaml(config);
+      }
       return 0;
     }
     case Command::Run: {
@@ -103,6 +107,7 @@ int runCommand(const grains::CommandLine& cl, grains::RCP<const grains::Comm> co
       options.export_qp_steps = cl.export_qp_steps;
       options.export_qp_dir = cl.export_qp_dir;
       options.restart_file = cl.restart_file;
+      options.allow_penetration = cl.allow_penetration;
       // -q / --log-level warn: only warnings and errors.
       const bool chatty = root && static_cast<int>(config.output.log_level) >=
                                       static_cast<int>(grains::LogLevel::Info);

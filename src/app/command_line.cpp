@@ -114,6 +114,7 @@ struct Given {
   std::string config, output, steps, restart;
   std::vector<std::string> export_qp;
   bool overwrite = false;
+  bool allow_penetration = false;
   std::vector<std::string> overrides;  ///< --set, --log-level, -q, -v in command-line order
   std::string qp_dir, solver, tolerance, max_iterations, outer_iterations, history, history_every,
       warm_start;
@@ -208,6 +209,9 @@ std::unique_ptr<Parser> makeParser(Given& given) {
                  "FILE) up to the configured step count, on any number of ranks "
                  "(docs/restart.md).")
       ->type_name("FILE");
+  run.add_flag("--allow-penetration", given.allow_penetration,
+               "With --restart: continue although restored bodies penetrate the config's walls "
+               "deeper than the tolerance (otherwise an error; docs/restart.md).");
   p->run = &run;
 
   CLI::App& validate = *app.add_subcommand(
@@ -356,6 +360,7 @@ CommandLine convert(const Parser& p, const Given& given) {
   if (p.run->count("--steps")) cl.steps = parseLong("--steps", given.steps, 0);
   cl.overwrite = given.overwrite;
   if (p.run->count("--restart")) cl.restart_file = given.restart;
+  cl.allow_penetration = given.allow_penetration;
   if (given.export_qp.size() % 2 != 0) throw UsageError("--export-qp: expected a value after it");
   if (given.export_qp.size() >= 2) {  // the last --export-qp counts
     cl.export_qp_steps = parseStepList(given.export_qp[given.export_qp.size() - 2]);

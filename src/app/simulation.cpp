@@ -3,6 +3,7 @@
 #include "grains/app/collective_errors.hpp"
 #include "grains/app/phase_times.hpp"
 #include "grains/app/progress_line.hpp"
+#include "grains/app/restart_checks.hpp"
 #include "grains/app/run_fault.hpp"
 #include "grains/app/run_outputs.hpp"
 #include "grains/app/step_supervisor.hpp"
@@ -121,6 +122,7 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
       throw ConfigError("restart: the checkpoint is at step " + std::to_string(restart->step) +
                         " and the run ends at step " + std::to_string(run.total_steps) +
                         ": nothing to do (raise simulation.steps or pass --steps)");
+    checkRestart(*restart, config, options.allow_penetration, *comm, log);
   }
   // A generator may reject input on some ranks only (their share of a file).
   std::vector<Body> owned = restart ? std::move(restart->bodies) : agreeOnConfigErrors(*comm, [&] {

@@ -2,6 +2,7 @@
 
 #include "grains/app/run_fault.hpp"
 #include "grains/core/text.hpp"
+#include "grains/dynamics/motion_bound.hpp"
 #include "grains/dynamics/state_check.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
@@ -218,7 +219,15 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   SupervisedStep out;
   out.removed = removeEscaped(domain, step, out.warnings);
   const Snapshot before = snapshot(domain);
-  out.report = attempt(domain, step, 0);
+  // A step refused before it moves anything ends the run like a NaN.
+  const auto attemptOrFail = [&](int halvings) {
+    try {
+      return attempt(domain, step, halvings);
+    } catch (const ExcessiveMotion& e) {
+      fail(domain, before, "excessive motion in step " + std::to_string(step) + ": " + e.what());
+    }
+  };
+  out.report = attemptOrFail(0);
   if (fault && fault->strikes(FaultKind::Nan, step, rank) && domain.numOwned() > 0)
     domain.bodies()[0].velocity.x() = std::numeric_limits<double>::quiet_NaN();
   if (fault && fault->strikes(FaultKind::Unconverged, step, rank))
@@ -242,7 +251,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   }
   for (int h = 1; h <= settings_.max_halvings; ++h) {
     restore(domain, before);
-    out.report = attempt(domain, step, h);
+    out.report = attemptOrFail(h);
     out.halvings = h;
     checkFinite(domain, step, out.report, before);
     if (out.report.solve.converged) {

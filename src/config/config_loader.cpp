@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <sstream>
 
 #include "config_overrides.hpp"
@@ -161,26 +163,139 @@ void checkGrowth(const SimulationConfig& config, MapReader growth) {
   }
 }
 
+/// The node at a dotted key path of maps and list indices (of type
+/// Undefined if absent; never one of yaml-cpp's unusable "zombie" nodes).
+YAML::Node nodeAt(const YAML::Node& root, const std::string& path) {
+  if (path.empty()) return root;
+  const std::size_t dot = path.rfind('.');
+  const YAML::Node parent = dot == std::string::npos ? root : nodeAt(root, path.substr(0, dot));
+  const std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
+  if (parent.IsDefined() && parent.IsMap()) {
+    const YAML::Node child = parent[last];  // const: never inserts
+    if (child.IsDefined()) return child;
+  } else if (parent.IsDefined() && parent.IsSequence() && !last.empty() && last.size() < 10 &&
+             last.find_first_not_of("0123456789") == std::string::npos &&
+             std::stoul(last) < parent.size()) {
+    return parent[std::stoul(last)];
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+/// Removes the value of a map key at a dotted path; false if there is none.
+bool removeValue(const YAML::Node& root, const std::string& path) {
+  const std::size_t dot = path.rfind('.');
+  YAML::Node parent = dot == std::string::npos ? root : nodeAt(root, path.substr(0, dot));
+  return parent.IsDefined() && parent.IsMap() &&
+         parent.remove(dot == std::string::npos ? path : path.substr(dot + 1));
+}
+
+using SectionParser = std::function<void(MapReader& top, SimulationConfig& out)>;
+
+/// After `parse` stopped at a bad value, reads a copy of the config again
+/// with that value (and each further bad one) removed, only so that the
+/// keys the section would have asked for after it are known: the unknown
+/// keys of a failed section can then be told from valid ones.
+void rehearse(const YAML::Node& root, const ParseContext& ctx, const SectionParser& parse) {
+  YAML::Node copy = YAML::Clone(root);
+  std::string bad = ctx.errors->last_bad_value;
+  // A map that lost a value may have lost the key that selects its schema
+  // (a type, a shape): its keys help suggestions but are not the schema.
+  std::vector<std::string> uncertain;
+  for (int round = 0; round < 64 && !bad.empty() && removeValue(copy, bad); ++round) {
+    const std::size_t dot = bad.rfind('.');
+    uncertain.push_back(dot == std::string::npos ? std::string() : bad.substr(0, dot));
+    ParseContext scratch;
+    scratch.source = ctx.source;
+    scratch.errors = std::make_shared<config_detail::ParseErrors>();
+    bool finished = true;
+    try {
+      MapReader top(scratch, copy, "");
+      SimulationConfig ignored;
+      parse(top, ignored);
+    } catch (const ConfigError&) {
+      finished = false;
+    }
+    for (const auto& read : scratch.errors->maps) {
+      if (read->path.empty()) continue;  // the root is never finished here
+      read->rehearsal = true;
+      for (const std::string& map : uncertain)
+        if (read->path == map) read->finished = false;
+      // The original's node: the copy lacks the line numbers for messages.
+      read->node.emplace(nodeAt(root, read->path));
+      ctx.errors->maps.push_back(read);
+    }
+    if (finished) return;
+    bad = scratch.errors->last_bad_value;
+  }
+}
+
+/// Every section is parsed even when another one fails, and a check that
+/// combines sections runs when they all parsed: one ConfigError then lists
+/// every unknown key and, per section, the first missing key or bad value
+/// (later keys of a section may depend on it).
 SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  config_detail::ParseErrors& errors = *ctx.errors;
   MapReader top(ctx, root, "");
   SimulationConfig config;
   config.source = ctx.source;
-  config.simulation = config_detail::parseSimulation(top.map("simulation"));
-  config.bodies = config_detail::parseBodies(top.map("bodies"));
-  config.extra_bodies = config_detail::parseExtraBodies(ctx, top.get("extra_bodies"));
-  checkBodyCount(config, top.map("bodies"));
-  config.walls = config_detail::parseWalls(ctx, top.get("walls"));
-  config.contact = config_detail::parseContact(top.map("contact"));
-  checkSubspheres(config, top.map("contact"));
-  config.force_field = config_detail::parseForceField(top.map("force_field"));
-  config.growth = config_detail::parseGrowth(top.map("growth"));
-  checkGrowth(config, top.map("growth"));
-  config.solver = config_detail::parseSolver(top.map("solver"), config.contact.friction);
-  config.parallel = config_detail::parseParallel(top.map("parallel"));
-  config.output = config_detail::parseOutput(top.map("output"));
-  config.domain = config_detail::parseDomain(top.map("domain"));
+  const auto attempt = [&](const SectionParser& parse) {
+    errors.last_bad_value.clear();
+    try {
+      parse(top, config);
+      return true;
+    } catch (const ConfigError& e) {
+      errors.others.push_back(e.what());
+      rehearse(root, ctx, parse);
+      return false;
+    }
+  };
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.simulation = config_detail::parseSimulation(t.map("simulation"));
+  });
+  bool bodies = attempt([](MapReader& t, SimulationConfig& c) {
+    c.bodies = config_detail::parseBodies(t.map("bodies"));
+  });
+  bodies = attempt([](MapReader& t, SimulationConfig& c) {
+             c.extra_bodies = config_detail::parseExtraBodies(t.context(), t.get("extra_bodies"));
+           }) &&
+           bodies;
+  if (bodies)
+    attempt([](MapReader& t, SimulationConfig& c) { checkBodyCount(c, t.map("bodies")); });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.walls = config_detail::parseWalls(t.context(), t.get("walls"));
+  });
+  const bool contact = attempt([](MapReader& t, SimulationConfig& c) {
+    c.contact = config_detail::parseContact(t.map("contact"));
+  });
+  if (bodies && contact)
+    attempt([](MapReader& t, SimulationConfig& c) { checkSubspheres(c, t.map("contact")); });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.force_field = config_detail::parseForceField(t.map("force_field"));
+  });
+  const bool growth = attempt([](MapReader& t, SimulationConfig& c) {
+    c.growth = config_detail::parseGrowth(t.map("growth"));
+  });
+  if (bodies && growth)
+    attempt([](MapReader& t, SimulationConfig& c) { checkGrowth(c, t.map("growth")); });
+  // Without a valid contact section the solver is checked for frictionless
+  // contacts, which every solver supports.
+  const FrictionModel friction = contact ? config.contact.friction : FrictionModel::Frictionless;
+  attempt([friction](MapReader& t, SimulationConfig& c) {
+    c.solver = config_detail::parseSolver(t.map("solver"), friction);
+  });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.parallel = config_detail::parseParallel(t.map("parallel"));
+  });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.output = config_detail::parseOutput(t.map("output"));
+  });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.domain = config_detail::parseDomain(t.map("domain"));
+  });
   top.finish();
+  errors.addUnknownKeysOfUnfinishedMaps(ctx);
+  if (!errors.empty()) throw ConfigError(errors.report());
   return config;
 }
 
@@ -191,6 +306,7 @@ SimulationConfig loadConfigString(const std::string& yaml, const std::string& so
                                   const std::vector<std::string>& overrides) {
   ParseContext ctx;
   ctx.source = source_name;
+  ctx.errors = std::make_shared<config_detail::ParseErrors>();
   YAML::Node root = parseYaml(yaml, source_name);
   config_detail::applyOverrides(root, overrides, ctx);
   SimulationConfig config = parseConfig(root, ctx);

@@ -1,6 +1,7 @@
 #include "yaml_reader.hpp"
 
 #include "grains/core/text.hpp"
+#include "key_suggestion.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -50,14 +51,88 @@ std::string location(const ParseContext& ctx, const YAML::Node& node, const std:
 
 void throwValueError(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
                      const std::string& expected) {
+  if (ctx.errors) ctx.errors->last_bad_value = path;
   throw ConfigError(location(ctx, node, path) + ": " + path + " = " + describeValue(node) +
                     ": expected " + expected);
 }
 
+std::string pathErrorText(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
+                          const std::string& message) {
+  return location(ctx, node, path) + ": " + (path.empty() ? "<root>" : path) + ": " + message;
+}
+
 void throwPathError(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
                     const std::string& message) {
-  throw ConfigError(location(ctx, node, path) + ": " + (path.empty() ? "<root>" : path) + ": " +
-                    message);
+  throw ConfigError(pathErrorText(ctx, node, path, message));
+}
+
+namespace {
+
+std::string keyText(const YAML::Node& key_node) {
+  return key_node.IsScalar() ? key_node.Scalar() : describeValue(key_node);
+}
+
+std::string didYouMean(const std::string& suggestion) {
+  return suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)";
+}
+
+}  // namespace
+
+void ParseErrors::addUnknownKeysOfUnfinishedMaps(const ParseContext& ctx) {
+  // Several readers may have read one map (a section, a later check, a
+  // rehearsal): their declared keys together.
+  struct Merged {
+    const YAML::Node* node = nullptr;
+    std::vector<std::string> known;
+    bool has_node = false;         ///< node is the real parse's, not a rehearsal's
+    bool checked = false;          ///< a real reader's finish() reported its keys
+    bool complete_schema = false;  ///< some reader asked for every key it knows
+  };
+  std::map<std::string, Merged> by_path;
+  for (const auto& read : maps) {
+    Merged& merged = by_path[read->path];
+    // A rehearsal's node (the original's) serves for maps the real parse
+    // never reached.
+    if (read->node && (!read->rehearsal || !merged.has_node)) merged.node = &*read->node;
+    merged.has_node = merged.has_node || !read->rehearsal;
+    merged.checked = merged.checked || (read->finished && !read->rehearsal);
+    merged.complete_schema = merged.complete_schema || read->finished;
+    for (const std::string& key : read->known)
+      if (std::find(merged.known.begin(), merged.known.end(), key) == merged.known.end())
+        merged.known.push_back(key);
+  }
+  for (auto& [path, read] : by_path) {
+    if (read.checked || read.node == nullptr || !read.node->IsDefined() || !read.node->IsMap())
+      continue;
+    const YAML::Node& node = *read.node;  // const lookups never insert
+    std::sort(read.known.begin(), read.known.end());
+    std::vector<std::string> absent;
+    for (const std::string& key : read.known)
+      if (!node[key]) absent.push_back(key);
+    for (const auto& item : node) {
+      const std::string key = keyText(item.first);
+      if (std::find(read.known.begin(), read.known.end(), key) != read.known.end()) continue;
+      const std::string suggestion = closestKey(key, read.complete_schema ? read.known : absent);
+      if (suggestion.empty() && !read.complete_schema) continue;
+      unknown_keys.emplace_back(
+          item.first.Mark().line,
+          pathErrorText(ctx, item.first, path.empty() ? key : path + "." + key,
+                        "unknown key" + didYouMean(suggestion) +
+                            (read.complete_schema ? "; expected one of: " + joined(read.known)
+                                                  : std::string())));
+    }
+  }
+}
+
+std::string ParseErrors::report() const {
+  std::vector<std::pair<int, std::string>> unknown = unknown_keys;
+  std::stable_sort(unknown.begin(), unknown.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string text;
+  const auto add = [&text](const std::string& line) { text += (text.empty() ? "" : "\n") + line; };
+  for (const auto& [line, message] : unknown) add(message);
+  for (const std::string& message : others) add(message);
+  return text;
 }
 
 bool Range::contains(double v) const {
@@ -101,10 +176,13 @@ bool decodeInteger(const YAML::Node& node, long& out) {
 }
 
 MapReader::MapReader(const ParseContext& ctx, const YAML::Node& node, std::string path)
-    : ctx_(&ctx), node_(node), path_(std::move(path)) {
+    : ctx_(&ctx), node_(node), path_(std::move(path)), record_(std::make_shared<ReadMap>()) {
   if (node_.IsDefined() && !node_.IsMap()) {
     throwValueError(ctx, node_, path_.empty() ? "<root>" : path_, "a map of keys");
   }
+  record_->path = path_;
+  record_->node.emplace(node_);
+  if (ctx.errors) ctx.errors->maps.push_back(record_);
 }
 
 std::string MapReader::keyPath(const std::string& key) const {
@@ -114,7 +192,8 @@ std::string MapReader::keyPath(const std::string& key) const {
 bool MapReader::has(const std::string& key) { return get(key).IsDefined(); }
 
 YAML::Node MapReader::get(const std::string& key) {
-  if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
+  std::vector<std::string>& known = record_->known;
+  if (std::find(known.begin(), known.end(), key) == known.end()) known.push_back(key);
   if (!node_.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
   const YAML::Node& const_node = node_;  // const lookup never inserts
   return const_node[key];
@@ -255,20 +334,31 @@ void MapReader::failMissing(const std::string& key, const std::string& expected)
 }
 
 void MapReader::finish() const {
+  record_->finished = true;
   if (!node_.IsDefined()) return;
+  const auto report = [&](const YAML::Node& key_node, const std::string& path,
+                          const std::string& message) {
+    if (!ctx_->errors) throwPathError(*ctx_, key_node, path, message);
+    ctx_->errors->unknown_keys.emplace_back(key_node.Mark().line,
+                                            pathErrorText(*ctx_, key_node, path, message));
+  };
+  const std::vector<std::string>& known = record_->known;
   std::vector<std::string> seen;
   for (const auto& item : node_) {
     const YAML::Node& key_node = item.first;
-    const std::string key = key_node.IsScalar() ? key_node.Scalar() : describeValue(key_node);
+    const std::string key = keyText(key_node);
     const std::string path = keyPath(key);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      throwPathError(*ctx_, key_node, path, "duplicate key");
+      report(key_node, path, "duplicate key");
+      continue;
     }
     seen.push_back(key);
-    if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
-      std::vector<std::string> sorted = known_;
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      std::vector<std::string> sorted = known;
       std::sort(sorted.begin(), sorted.end());
-      throwPathError(*ctx_, key_node, path, "unknown key; expected one of: " + joined(sorted));
+      report(key_node, path,
+             "unknown key" + didYouMean(closestKey(key, sorted)) +
+                 "; expected one of: " + joined(sorted));
     }
   }
 }

@@ -8,17 +8,24 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grains::config_detail {
+
+struct ParseErrors;
 
 /// Where the YAML came from, for messages.
 struct ParseContext {
   std::string source = "<string>";
   /// Normalised key path of each --set override -> the override as typed.
   std::map<std::string, std::string> overrides;
+  /// Set by the loader to gather unknown keys over the whole config instead
+  /// of throwing at the first; null: every error throws.
+  std::shared_ptr<ParseErrors> errors;
 
   /// The override responsible for `path` (equal to it, above it or below it), or "".
   std::string overrideFor(const std::string& path) const;
@@ -29,6 +36,10 @@ std::string describeValue(const YAML::Node& node);
 
 /// "<source>[:line]" for a node, or "<source> (--set ...)" when an override set it.
 std::string location(const ParseContext& ctx, const YAML::Node& node, const std::string& path);
+
+/// "<location>: <path>: <message>" (the text throwPathError throws).
+std::string pathErrorText(const ParseContext& ctx, const YAML::Node& node, const std::string& path,
+                          const std::string& message);
 
 /// Throws "<location>: <path> = <value>: expected <expected>".
 [[noreturn]] void throwValueError(const ParseContext& ctx, const YAML::Node& node,
@@ -61,6 +72,40 @@ struct Range {
 /// Parses a scalar node; false if it is not a finite number / integral number.
 bool decodeNumber(const YAML::Node& node, double& out);
 bool decodeInteger(const YAML::Node& node, long& out);
+
+/// A map a MapReader read and the keys asked for on it so far; kept by
+/// ParseErrors, so they outlive a parse stopped by an error.
+struct ReadMap {
+  std::string path;
+  /// Optional only to be rebindable: a Node refuses assignment from a key
+  /// that is absent (yaml-cpp's "zombie" nodes).
+  std::optional<YAML::Node> node;
+  std::vector<std::string> known;
+  bool finished = false;  ///< finish() checked every key
+  /// Read again by the loader only to learn the keys of a section that
+  /// stopped at a bad value (its errors are not reported twice).
+  bool rehearsal = false;
+};
+
+/// Every error of one config: unknown keys (with suggestions) first, then
+/// missing keys and bad values, one line each.
+struct ParseErrors {
+  /// Unknown and duplicate keys with the line of the key (-1: none, e.g. --set).
+  std::vector<std::pair<int, std::string>> unknown_keys;
+  std::vector<std::string> others;  ///< missing keys and bad values
+  std::vector<std::shared_ptr<ReadMap>> maps;
+  /// Path of the last value rejected by throwValueError ("" if none since cleared).
+  std::string last_bad_value;
+
+  /// Adds the unknown keys of maps whose parse stopped at an error. If a
+  /// rehearsal read such a map to its end, every key it did not ask for is
+  /// unknown; otherwise only keys a few edits from a key that was asked for
+  /// but is absent are reported (the others may be valid keys never asked for).
+  void addUnknownKeysOfUnfinishedMaps(const ParseContext& ctx);
+  bool empty() const { return unknown_keys.empty() && others.empty(); }
+  /// The lines: unknown keys first, in the order of the file, then the others.
+  std::string report() const;
+};
 
 class MapReader {
  public:
@@ -101,7 +146,9 @@ class MapReader {
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const;
   [[noreturn]] void failMissing(const std::string& key, const std::string& expected) const;
 
-  /// Rejects duplicate keys and keys that were never declared by a getter.
+  /// Rejects duplicate keys and keys that were never declared by a getter
+  /// (gathering all of them when the context collects errors); an unknown
+  /// key within a few edits of a declared one gets "did you mean".
   void finish() const;
 
  private:
@@ -109,7 +156,7 @@ class MapReader {
   const ParseContext* ctx_;
   YAML::Node node_;
   std::string path_;
-  std::vector<std::string> known_;
+  std::shared_ptr<ReadMap> record_;  ///< declared keys, shared with ctx_->errors
 };
 
 }  // namespace grains::config_detail

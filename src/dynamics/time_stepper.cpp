@@ -1,6 +1,7 @@
 #include "grains/dynamics/time_stepper.hpp"
 
 #include "grains/dynamics/intermediate_configuration.hpp"
+#include "grains/dynamics/motion_bound.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/core/parallel_loops.hpp"
 
@@ -180,6 +181,8 @@ TimeStepper::Reach TimeStepper::refreshHalo(BodyDomain& domain) {
   reach.max_radius = local[0];
   reach.approach = 2.0 * dt * local[1];
   const double adaptive = std::max(settings_.envelope, kEnvelopeSafety * reach.approach);
+  checkStepReach(domain, settings_.assembly.motion, dt, local[1], reach.max_radius, adaptive,
+                 settings_.envelope);
   // Without the adaptive envelope (ReLCP only) the recursion finds the pairs
   // the step brings into contact (Palmer et al. (2025), section 3),
   // so a falling pile no longer constrains every lattice neighbour

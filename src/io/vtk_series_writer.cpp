@@ -127,8 +127,10 @@ VtkSeriesWriter::VtkSeriesWriter(const std::string& dir, MPI_Comm comm, bool app
   }
   io_detail::throwIfAnyFailed(error, comm_);
   if (append_existing) {
+    // A directory without this series (a restart into a new directory)
+    // starts it afresh; rank 0 has already checked any text it found.
     io_detail::broadcastString(existing, 0, comm_);
-    entries_ = parseCollection(existing, name_);
+    if (!existing.empty()) entries_ = parseCollection(existing, name_);
   }
 }
 

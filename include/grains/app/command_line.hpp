@@ -31,6 +31,7 @@ struct CommandLine {
   std::vector<long> export_qp_steps;  ///< run --export-qp STEP[,STEP...] DIR (1-based steps)
   std::string export_qp_dir;
   std::optional<std::string> restart_file;  ///< run --restart FILE
+  bool allow_penetration = false;           ///< run --allow-penetration
   QpSolveRequest qp;
 };
 

@@ -20,6 +20,9 @@ struct RunOptions {
   std::string export_qp_dir;              ///< ...to export_qp_dir/step_<N>/
   /// Continue from this checkpoint (docs/restart.md) instead of generating bodies.
   std::optional<std::string> restart_file;
+  /// A restart whose bodies penetrate the config's walls continues with a
+  /// warning instead of being refused.
+  bool allow_penetration = false;
 };
 
 struct RunSummary {

@@ -170,6 +170,118 @@ TEST_F(GrainsCli, CheckpointAndRestart) {
   EXPECT_NE(done.output.find("checkpoint is at step 6"), std::string::npos) << done.output;
 }
 
+// With every output on, a restart into a new directory starts the series and
+// metrics there at the checkpoint's step; into the run's own directory it
+// continues them.
+TEST_F(GrainsCli, RestartWithVtkIntoANewAndIntoTheSameDirectory) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const std::string outputs = " --set output.checkpoint_every=4 --set output.contact_network=true";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() + outputs);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string checkpoint = (out / "checkpoint_00000004.h5").string();
+
+  const fs::path fresh = dir_ / "fresh";
+  const auto again = runGrains("run " + cfg + " --output " + fresh.string() + outputs +
+                               " --restart " + checkpoint);
+  ASSERT_EQ(again.status, 0) << again.output;
+  const std::string metrics = read(fresh / "metrics.csv");
+  EXPECT_EQ(metrics.rfind("step,time,", 0), 0u) << metrics;
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);  // header + steps 5, 6
+  EXPECT_EQ(metrics.find("\n5,"), metrics.find('\n'));
+  for (const char* series : {"bodies.pvd", "contacts.pvd"}) {
+    const std::string pvd = read(fresh / series);
+    // Five lines of XML around two entries: the restart step (4, t = 0.02 s)
+    // and the last step (6, t = 0.03 s).
+    EXPECT_EQ(std::count(pvd.begin(), pvd.end(), '\n'), 7) << series << pvd;
+    EXPECT_NE(pvd.find("timestep=\"0.02\""), std::string::npos) << series << pvd;
+    EXPECT_NE(pvd.find("timestep=\"0.03\""), std::string::npos) << series << pvd;
+    EXPECT_EQ(pvd.find("timestep=\"0\""), std::string::npos) << series << pvd;
+  }
+  EXPECT_TRUE(fs::exists(fresh / "vtk/bodies_000004.pvtp"));
+  EXPECT_FALSE(fs::exists(fresh / "vtk/bodies_000003.pvtp"));
+
+  // Into its own directory: the series keeps steps 0 and 3 and rewrites 4 on
+  // (the restart's own frame at step 4, then 6).
+  const std::string pvd_before = read(out / "bodies.pvd");
+  const auto in_place =
+      runGrains("run " + cfg + " --output " + out.string() + outputs + " --restart " + checkpoint);
+  ASSERT_EQ(in_place.status, 0) << in_place.output;
+  const std::string pvd_after = read(out / "bodies.pvd");
+  const auto entry = [](long step) { return "vtk/bodies_00000" + std::to_string(step) + ".pvtp"; };
+  // The text up to the line of a step's entry.
+  const auto upTo = [&](const std::string& pvd, long step) {
+    return pvd.substr(0, pvd.rfind('\n', pvd.find(entry(step))) + 1);
+  };
+  EXPECT_EQ(upTo(pvd_after, 4), upTo(pvd_before, 6));
+  for (long step : {0L, 3L, 4L, 6L})
+    EXPECT_NE(pvd_after.find(entry(step)), std::string::npos) << step << pvd_after;
+  const std::string all = read(out / "metrics.csv");
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 7);  // header + steps 1..6
+}
+
+// A restart whose config moves a wall into the restored bodies is refused,
+// naming the body, the wall and the depth, unless --allow-penetration; the
+// changed wall is listed against the checkpoint's config either way.
+TEST_F(GrainsCli, RestartIntoAMovedWallIsRefusedUnlessAllowed) {
+  std::string yaml = kSmallPile;
+  const std::string walls = "walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]";
+  yaml.replace(yaml.find(walls), walls.size(),
+               "walls: [{type: plane, name: floor, point: [0, 0, 0], normal: [0, 0, 1]},\n"
+               "        {type: plane, name: side, point: [0, 0, 0], normal: [1, 0, 0]}]");
+  const std::string cfg = write("pile.yaml", yaml);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --set output.checkpoint_every=4 --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string restart = " --restart " + (out / "checkpoint_00000004.h5").string();
+
+  // The same walls: no warning, no error.
+  const auto same = runGrains("run " + cfg + " --output " + (dir_ / "same").string() + restart);
+  ASSERT_EQ(same.status, 0) << same.output;
+  EXPECT_EQ(same.output.find("differs from the checkpoint"), std::string::npos) << same.output;
+
+  // The side wall moved 0.2 m into the pile (spheres of 0.1 m from x = 0.1 m).
+  const std::string moved = " --set walls.1.point=[0.2,0,0]";
+  const auto refused =
+      runGrains("run " + cfg + " --output " + (dir_ / "refused").string() + moved + restart);
+  EXPECT_EQ(refused.status, 2) << refused.output;
+  for (const char* part :
+       {"restart: body ", "penetrates wall 'side' (plane) by 0.", "tolerance",
+        "--allow-penetration", "walls.1.point: checkpoint [0, 0, 0], config [0.2, 0, 0]"})
+    EXPECT_NE(refused.output.find(part), std::string::npos) << part << ": " << refused.output;
+  EXPECT_FALSE(fs::exists(dir_ / "refused"));
+
+  const auto allowed = runGrains("run " + cfg + " --output " + (dir_ / "allowed").string() + moved +
+                                 restart + " --allow-penetration");
+  EXPECT_EQ(allowed.status, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("continuing (--allow-penetration)"), std::string::npos)
+      << allowed.output;
+}
+
+// Absurd time steps end the run in step 1, naming the body and the cause,
+// with an emergency checkpoint of the initial state, instead of running on
+// with every pair of bodies in contact.
+TEST_F(GrainsCli, AbsurdTimeStepEndsTheRunAtOnce) {
+  const std::string demo = std::string(GRAINS_SOURCE_DIR) + "/config/demo_settle.yaml";
+  struct Case {
+    const char* dt;
+    const char* cause;
+  };
+  for (const Case& c :
+       {Case{"1e300", "is not finite"}, Case{"10", "exceeds the extent of all bodies"}}) {
+    const fs::path out = dir_ / (std::string("dt_") + c.dt);
+    const auto r = runGrains("run " + demo + " --steps 3 --output " + out.string() +
+                             " --set output.vtk_every=0 --set simulation.dt=" + c.dt);
+    EXPECT_EQ(r.status, 1) << r.output;
+    for (const char* part : {"excessive motion in step 1: ", c.cause, "m/s", "reduce simulation.dt",
+                             "emergency_checkpoint_00000000.h5"})
+      EXPECT_NE(r.output.find(part), std::string::npos) << c.dt << ": " << part << ": " << r.output;
+    EXPECT_NE(r.output.find(") moves at up to "), std::string::npos) << r.output;
+    EXPECT_TRUE(fs::exists(out / "emergency_checkpoint_00000000.h5"));
+  }
+}
+
 TEST_F(GrainsCli, BadInputIsRejectedWithExitTwoAndNothingWritten) {
   const std::string base(kSmallPile);
   auto replace = [&](const std::string& from, const std::string& to) {

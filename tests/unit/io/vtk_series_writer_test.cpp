@@ -167,6 +167,24 @@ TEST(VtkSeriesWriter, AppendExistingKeepsEarlierStepsAndDropsLaterOnes) {
   EXPECT_EQ(restarted.entries().back().time, 0.75);
 }
 
+// A restart into a directory without a series (a new --output) starts one at
+// the restart step; an existing but unreadable series is still an error.
+TEST(VtkSeriesWriter, AppendIntoADirectoryWithoutASeriesStartsOne) {
+  TempDir tmp;
+  VtkSeriesWriter restarted(tmp / "fresh", MPI_COMM_SELF, /*append_existing=*/true);
+  EXPECT_TRUE(restarted.entries().empty());
+  restarted.write(100, 0.5, bodies({1, 2}));
+  const auto entries =
+      VtkSeriesWriter::parseCollection(io_test::readText(tmp / "fresh/bodies.pvd"));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].step, 100);
+  EXPECT_EQ(entries[0].time, 0.5);
+
+  fs::create_directories(tmp / "broken");
+  io_test::writeText(tmp / "broken/bodies.pvd", "");
+  EXPECT_THROW(VtkSeriesWriter(tmp / "broken", MPI_COMM_SELF, true), std::runtime_error);
+}
+
 TEST(VtkSeriesWriter, WithoutAppendTheSeriesStartsOver) {
   TempDir tmp;
   {
