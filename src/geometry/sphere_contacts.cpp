@@ -120,20 +120,4 @@ ContactGeometry wallBody(const Wall& wall, const Body& b) {
   return wallSphere(wall, b.position, b.radius);
 }
 
-double boundingRadius(const Body& b) {
-  switch (b.shape) {
-    case ShapeKind::Cylinder:
-      return std::hypot(b.radius, b.half_length);
-    case ShapeKind::Spherocylinder:
-      return b.half_length + b.radius;
-    case ShapeKind::Ellipsoid:
-      return b.semi_axes.maxCoeff();
-    case ShapeKind::Torus:
-      return b.major_radius + b.radius;
-    case ShapeKind::Sphere:
-      break;
-  }
-  return b.radius;
-}
-
 }  // namespace grains

@@ -5,6 +5,7 @@
 // contact points on each surface (world frame).
 #include "grains/core/body.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 namespace grains {
 
@@ -75,8 +76,5 @@ ContactGeometry wallTorus(const Wall& wall, const Body& torus);
 /// against any non-spherical body throws std::invalid_argument).
 ContactGeometry bodyBody(const Body& a, const Body& b);
 ContactGeometry wallBody(const Wall& wall, const Body& b);
-
-/// Largest distance from a body's centre to its surface (for neighbour search).
-double boundingRadius(const Body& b);
 
 }  // namespace grains
