@@ -100,8 +100,8 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     major_radius->SetValue(i, traits.uses(kMajorRadiusParameter) ? body.major_radius : 0.0);
     setTuple3(external_force, i, body.external_force);
     // R diag(s) R^T: eigenvectors are the body axes, eigenvalues the glyph semi-axes.
-    const Vec3 glyph = traits.glyph_semi_axes(shapeSize(body));
-    const Mat3 tensor = rot * glyph.asDiagonal() * rot.transpose();
+    const Mat3 tensor =
+        rot * traits.glyph_semi_axes(shapeSize(body)).asDiagonal() * rot.transpose();
     double t[9];
     for (int row = 0; row < 3; ++row) {
       for (int col = 0; col < 3; ++col) t[3 * row + col] = tensor(row, col);
