@@ -102,7 +102,7 @@ YAML::Node parseYaml(const std::string& yaml, const std::string& source) {
 void checkSubspheres(const SimulationConfig& config, MapReader contact) {
   if (config.contact.method != ConstraintMethod::Multisphere) return;
   if (config.contact.subspheres % 2 == 1) return;
-  bool ellipsoid = config.bodies.shape == "ellipsoid";
+  bool ellipsoid = config.bodies.shape == ShapeKind::Ellipsoid;
   for (const auto& e : config.extra_bodies)
     ellipsoid = ellipsoid || e.shape == ShapeKind::Ellipsoid;
   if (ellipsoid) {
@@ -131,7 +131,7 @@ void checkGrowth(const SimulationConfig& config, MapReader growth) {
     double radius, half_length;
   };
   std::vector<Rod> rods;
-  if (config.bodies.shape == "spherocylinder" && config.bodies.count > 0)
+  if (config.bodies.shape == ShapeKind::Spherocylinder && config.bodies.count > 0)
     rods.push_back({"bodies", config.bodies.radius, config.bodies.half_length});
   for (std::size_t i = 0; i < config.extra_bodies.size(); ++i) {
     const ExplicitBody& e = config.extra_bodies[i];

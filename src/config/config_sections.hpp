@@ -1,6 +1,7 @@
 #pragma once
 // Internal to src/config: one parser per top-level section of the schema.
 #include "grains/config/simulation_config.hpp"
+#include "grains/geometry/shape_traits.hpp"
 #include "yaml_reader.hpp"
 
 namespace grains::config_detail {
@@ -8,6 +9,13 @@ namespace grains::config_detail {
 /// Throws "<path>.<key>: does not apply here (<why>); remove it" when `key`
 /// is present although `applies` is false.
 void rejectUnless(MapReader& section, const std::string& key, bool applies, const std::string& why);
+
+/// rejectUnless for every size key (radius, half_length, semi_axes,
+/// major_radius) that `shape` is not made of, naming the shapes that use it
+/// (of the generated ones if generated_only) and the keys `shape` takes;
+/// `shape_key` is the shape's key path ("bodies.shape").
+void rejectOtherShapeKeys(MapReader& section, const ShapeTraits& shape,
+                          const std::string& shape_key, bool generated_only);
 
 SimulationSection parseSimulation(MapReader section);
 BodiesSection parseBodies(MapReader section);

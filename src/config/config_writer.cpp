@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "grains/config/config_loader.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 namespace grains {
 
@@ -44,21 +45,26 @@ void emitRegion(YAML::Emitter& out, const Region& region) {
   out << YAML::EndMap;
 }
 
+/// The size keys a shape is made of (radius_spread, if given, after radius).
+void emitShapeSize(YAML::Emitter& out, const ShapeTraits& shape, double radius, double half_length,
+                   const Vec3& semi_axes, double major_radius, const double* radius_spread) {
+  if (shape.uses(kSemiAxesParameter)) emitVec3(out, "semi_axes", semi_axes);
+  if (shape.uses(kRadiusParameter)) out << YAML::Key << "radius" << YAML::Value << num(radius);
+  if (radius_spread) out << YAML::Key << "radius_spread" << YAML::Value << num(*radius_spread);
+  if (shape.uses(kHalfLengthParameter)) {
+    out << YAML::Key << "half_length" << YAML::Value << num(half_length);
+  }
+  if (shape.uses(kMajorRadiusParameter)) {
+    out << YAML::Key << "major_radius" << YAML::Value << num(major_radius);
+  }
+}
+
 void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
   out << YAML::Key << "bodies" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "shape" << YAML::Value << b.shape;
-  if (b.shape == "ellipsoid") {
-    emitVec3(out, "semi_axes", b.semi_axes);
-  } else {
-    out << YAML::Key << "radius" << YAML::Value << num(b.radius);
-  }
-  if (b.shape == "sphere") {
-    out << YAML::Key << "radius_spread" << YAML::Value << num(b.radius_spread);
-  }
-  if (b.shape == "spherocylinder") {
-    out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
-  }
-  if (b.shape == "torus") out << YAML::Key << "major_radius" << YAML::Value << num(b.major_radius);
+  const ShapeTraits& shape = shapeTraits(b.shape);
+  out << YAML::Key << "shape" << YAML::Value << shape.name;
+  emitShapeSize(out, shape, b.radius, b.half_length, b.semi_axes, b.major_radius,
+                b.shape == ShapeKind::Sphere ? &b.radius_spread : nullptr);
   if (b.generator == GeneratorKind::Lattice || b.generator == GeneratorKind::RandomPacking) {
     out << YAML::Key << "random_orientation" << YAML::Value << b.random_orientation;
   }
@@ -113,39 +119,14 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::EndSeq;
 }
 
-const char* shapeName(ShapeKind shape) {
-  switch (shape) {
-    case ShapeKind::Cylinder:
-      return "cylinder";
-    case ShapeKind::Spherocylinder:
-      return "spherocylinder";
-    case ShapeKind::Ellipsoid:
-      return "ellipsoid";
-    case ShapeKind::Torus:
-      return "torus";
-    case ShapeKind::Sphere:
-      break;
-  }
-  return "sphere";
-}
-
 void emitExtraBodies(YAML::Emitter& out, const std::vector<ExplicitBody>& bodies) {
   if (bodies.empty()) return;
   out << YAML::Key << "extra_bodies" << YAML::Value << YAML::BeginSeq;
   for (const auto& b : bodies) {
     out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "shape" << YAML::Value << shapeName(b.shape);
-    if (b.shape == ShapeKind::Ellipsoid) {
-      emitVec3(out, "semi_axes", b.semi_axes);
-    } else {
-      out << YAML::Key << "radius" << YAML::Value << num(b.radius);
-    }
-    if (b.shape == ShapeKind::Cylinder || b.shape == ShapeKind::Spherocylinder) {
-      out << YAML::Key << "half_length" << YAML::Value << num(b.half_length);
-    }
-    if (b.shape == ShapeKind::Torus) {
-      out << YAML::Key << "major_radius" << YAML::Value << num(b.major_radius);
-    }
+    const ShapeTraits& shape = shapeTraits(b.shape);
+    out << YAML::Key << "shape" << YAML::Value << shape.name;
+    emitShapeSize(out, shape, b.radius, b.half_length, b.semi_axes, b.major_radius, nullptr);
     if (b.orientation) {
       const Quat& q = *b.orientation;
       out << YAML::Key << "orientation" << YAML::Value << YAML::Flow << YAML::BeginSeq << num(q.w())

@@ -79,9 +79,9 @@ void parseGenerator(MapReader g, BodiesSection& out) {
   const std::string type = g.choice("type", "lattice", {"lattice", "random", "file", "chainmail"});
   if (type == "file") {
     out.generator = GeneratorKind::File;
-    if (out.shape != "sphere") {
-      g.fail("type", "lattice, random or chainmail with bodies.shape = " + out.shape +
-                         " (CSV files hold spheres only)");
+    if (out.shape != ShapeKind::Sphere) {
+      g.fail("type", "lattice, random or chainmail with bodies.shape = " +
+                         std::string(shapeName(out.shape)) + " (CSV files hold spheres only)");
     }
     out.file = g.string("file", "");
     if (out.file.empty()) g.failMissing("file", "the path of a CSV file");
@@ -90,8 +90,9 @@ void parseGenerator(MapReader g, BodiesSection& out) {
   }
   if (type == "chainmail") {
     out.generator = GeneratorKind::Chainmail;
-    if (out.shape != "torus") {
-      g.fail("type", "a generator other than chainmail with bodies.shape = " + out.shape +
+    if (out.shape != ShapeKind::Torus) {
+      g.fail("type", "a generator other than chainmail with bodies.shape = " +
+                         std::string(shapeName(out.shape)) +
                          " (chainmail is made of rings: bodies.shape: torus)");
     }
     out.rings_x = static_cast<int>(g.integer("rings_x", out.rings_x, Range::closed(1.0, 1e4)));
@@ -132,29 +133,44 @@ void rejectUnless(MapReader& s, const std::string& key, bool applies, const std:
                  "does not apply here (" + why + "); remove it");
 }
 
+void rejectOtherShapeKeys(MapReader& s, const ShapeTraits& shape, const std::string& shape_key,
+                          bool generated_only) {
+  std::string takes;
+  for (const ShapeParameterName& p : kShapeParameterNames) {
+    if (shape.uses(p.parameter)) takes += (takes.empty() ? "" : ", ") + s.keyPath(p.name);
+  }
+  const std::string shape_is = shape_key + " = " + shape.name + " takes " + takes;
+  for (const ShapeParameterName& p : kShapeParameterNames) {
+    rejectUnless(s, p.name, shape.uses(p.parameter),
+                 "used with " + shape_key + ": " + shapesUsing(p.parameter, generated_only) + "; " +
+                     shape_is);
+  }
+}
+
 BodiesSection parseBodies(MapReader s) {
   BodiesSection out;
-  out.shape = s.choice("shape", "sphere", {"sphere", "spherocylinder", "ellipsoid", "torus"});
-  const bool sphere = out.shape == "sphere";
-  const bool capsule = out.shape == "spherocylinder";
-  const bool ellipsoid = out.shape == "ellipsoid";
-  const bool torus = out.shape == "torus";
-  const std::string shape_is = "bodies.shape = " + out.shape;
+  out.shape = shapeKindFromName(
+      s.choice("shape", shapeName(out.shape), shapeNames(/*generated_only=*/true)), "bodies.shape");
+  const ShapeTraits& shape = shapeTraits(out.shape);
+  const std::string shape_is = "bodies.shape = " + std::string(shape.name);
+  rejectOtherShapeKeys(s, shape, "bodies.shape", /*generated_only=*/true);
 
-  rejectUnless(s, "radius", !ellipsoid, "an ellipsoid's size is bodies.semi_axes; " + shape_is);
   out.radius = s.number("radius", out.radius, Range::positive());
-  rejectUnless(s, "radius_spread", sphere, "only spheres have a radius spread; " + shape_is);
+  rejectUnless(s, "radius_spread", out.shape == ShapeKind::Sphere,
+               "only spheres have a radius spread; " + shape_is);
   out.radius_spread = s.number("radius_spread", 0.0, Range::closedOpen(0.0, 0.5));
-  rejectUnless(s, "half_length", capsule, "used with bodies.shape: spherocylinder; " + shape_is);
-  if (capsule) out.half_length = s.requiredNumber("half_length", Range::positive());
-  rejectUnless(s, "semi_axes", ellipsoid, "used with bodies.shape: ellipsoid; " + shape_is);
-  if (ellipsoid) {
+  if (shape.uses(kHalfLengthParameter)) {
+    out.half_length = s.requiredNumber("half_length", Range::positive());
+  }
+  if (shape.uses(kSemiAxesParameter)) {
     out.semi_axes = s.requiredVec3("semi_axes");
     if (!(out.semi_axes.minCoeff() > 0.0)) s.fail("semi_axes", "three numbers > 0 [a, b, c]");
-    out.radius = out.semi_axes.maxCoeff();  // the bounding radius (what makeEllipsoid stores)
   }
-  rejectUnless(s, "major_radius", torus, "used with bodies.shape: torus; " + shape_is);
-  if (torus) {
+  // A shape without a radius keeps its bounding radius there (as makeBody does).
+  if (!shape.uses(kRadiusParameter)) {
+    out.radius = scenario_detail::shapeBoundingRadius(out, out.radius);
+  }
+  if (shape.uses(kMajorRadiusParameter)) {
     out.major_radius = s.requiredNumber("major_radius", Range::positive());
     if (!(out.major_radius > out.radius)) {
       std::ostringstream expected;

@@ -51,29 +51,27 @@ namespace {
 
 ExplicitBody parseExplicitBody(MapReader b) {
   ExplicitBody out;
-  const std::string shape =
-      b.requiredChoice("shape", {"sphere", "cylinder", "spherocylinder", "ellipsoid", "torus"});
-  out.shape = shape == "cylinder"         ? ShapeKind::Cylinder
-              : shape == "spherocylinder" ? ShapeKind::Spherocylinder
-              : shape == "ellipsoid"      ? ShapeKind::Ellipsoid
-              : shape == "torus"          ? ShapeKind::Torus
-                                          : ShapeKind::Sphere;
-  const bool axial = out.shape == ShapeKind::Cylinder || out.shape == ShapeKind::Spherocylinder;
-  const std::string shape_is = b.keyPath("shape") + " = " + shape;
-  rejectUnless(b, "radius", out.shape != ShapeKind::Ellipsoid,
-               "an ellipsoid's size is semi_axes; " + shape_is);
-  if (out.shape != ShapeKind::Ellipsoid) out.radius = b.requiredNumber("radius", Range::positive());
-  rejectUnless(b, "half_length", axial, "used by cylinders and spherocylinders; " + shape_is);
-  if (axial) out.half_length = b.requiredNumber("half_length", Range::positive());
-  rejectUnless(b, "semi_axes", out.shape == ShapeKind::Ellipsoid,
-               "used by ellipsoids; " + shape_is);
-  if (out.shape == ShapeKind::Ellipsoid) {
+  out.shape = shapeKindFromName(b.requiredChoice("shape", shapeNames()), b.keyPath("shape"));
+  const ShapeTraits& shape = shapeTraits(out.shape);
+  const std::string shape_is = b.keyPath("shape") + " = " + shape.name;
+  rejectOtherShapeKeys(b, shape, b.keyPath("shape"), /*generated_only=*/false);
+  if (shape.uses(kRadiusParameter)) out.radius = b.requiredNumber("radius", Range::positive());
+  if (shape.uses(kHalfLengthParameter)) {
+    out.half_length = b.requiredNumber("half_length", Range::positive());
+  }
+  if (shape.uses(kSemiAxesParameter)) {
     out.semi_axes = b.requiredVec3("semi_axes");
     if (!(out.semi_axes.minCoeff() > 0.0)) b.fail("semi_axes", "three numbers > 0 [a, b, c]");
-    out.radius = out.semi_axes.maxCoeff();
   }
-  rejectUnless(b, "major_radius", out.shape == ShapeKind::Torus, "used by tori; " + shape_is);
-  if (out.shape == ShapeKind::Torus) {
+  // A shape without a radius keeps its bounding radius there (as makeBody does).
+  if (!shape.uses(kRadiusParameter)) {
+    ShapeSize size;
+    size.half_length = out.half_length;
+    size.semi_axes = out.semi_axes;
+    size.major_radius = out.major_radius;
+    out.radius = shape.bounding_radius(size);
+  }
+  if (shape.uses(kMajorRadiusParameter)) {
     out.major_radius = b.requiredNumber("major_radius", Range::positive());
     if (!(out.major_radius > out.radius)) {
       b.fail("major_radius", "a number > " + b.keyPath("radius") + " = " +
@@ -102,9 +100,10 @@ std::vector<ExplicitBody> parseExtraBodies(const ParseContext& ctx, const YAML::
   std::vector<ExplicitBody> bodies;
   if (!node.IsDefined()) return bodies;
   if (!node.IsSequence()) {
+    std::string names;
+    for (const std::string& name : shapeNames()) names += (names.empty() ? "" : "|") + name;
     throwValueError(ctx, node, "extra_bodies",
-                    "a list of bodies (- shape: sphere|cylinder|spherocylinder|ellipsoid|torus, "
-                    "radius, mass, position ...)");
+                    "a list of bodies (- shape: " + names + ", radius, mass, position ...)");
   }
   for (std::size_t i = 0; i < node.size(); ++i) {
     bodies.push_back(

@@ -1,25 +1,13 @@
 #include "grains/constraint/body_motion.hpp"
 
+#include "grains/geometry/shape_traits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace grains {
 
-double dragLength(const Body& b) {
-  switch (b.shape) {
-    case ShapeKind::Sphere:
-      return 2.0 * b.radius;
-    case ShapeKind::Cylinder:
-      return 2.0 * std::max(b.half_length, b.radius);
-    case ShapeKind::Spherocylinder:
-      return 2.0 * (b.half_length + b.radius);
-    case ShapeKind::Ellipsoid:
-      return 2.0 * b.semi_axes.maxCoeff();
-    case ShapeKind::Torus:
-      return 2.0 * (b.major_radius + b.radius);
-  }
-  return 2.0 * b.radius;
-}
+double dragLength(const Body& b) { return shapeTraits(b.shape).drag_length(shapeSize(b)); }
 
 Vec3 forceFieldAt(const ForceFieldSection& field, const Vec3& x) {
   if (field.kind == ForceFieldKind::None) return Vec3::Zero();

@@ -1,4 +1,5 @@
 #include "grains/dynamics/growth.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 #include <Eigen/Geometry>
 

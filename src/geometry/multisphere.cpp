@@ -1,13 +1,13 @@
 #include "grains/geometry/multisphere.hpp"
 
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace grains {
-namespace {
 
 // Ellipsoid: spheres centred on the major axis (the body axis of the longest
 // semi-axis a), each the largest sphere inscribed in the ellipsoid at its
@@ -18,7 +18,7 @@ namespace {
 // touches the tip and its radius c^2 / a equals the tip's smallest radius of
 // curvature (for a prolate spheroid, b^2 / a); the other centres are evenly
 // spaced between, so the largest sphere (radius c) sits at the centre.
-std::vector<SubSphere> ellipsoidSpheres(const Body& b, int count) {
+std::vector<SubSphere> ellipsoidSubSpheres(const Body& b, int count) {
   if (count % 2 == 0) {
     throw std::invalid_argument("multisphere decomposition of ellipsoid body " +
                                 std::to_string(b.gid) + ": the sub-sphere count must be odd (got " +
@@ -46,7 +46,28 @@ std::vector<SubSphere> ellipsoidSpheres(const Body& b, int count) {
   return out;
 }
 
-}  // namespace
+std::vector<SubSphere> sphereSubSpheres(const Body& b, int /*count*/) {
+  return {SubSphere{Vec3::Zero(), b.radius}};
+}
+
+std::vector<SubSphere> spherocylinderSubSpheres(const Body& b, int count) {
+  std::vector<SubSphere> out(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    const double z = count == 1 ? 0.0 : b.half_length * (2.0 * i / (count - 1) - 1.0);
+    out[static_cast<std::size_t>(i)] = SubSphere{Vec3(0.0, 0.0, z), b.radius};
+  }
+  return out;
+}
+
+std::vector<SubSphere> torusSubSpheres(const Body& b, int count) {
+  std::vector<SubSphere> out(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    const double phi = 2.0 * kPi * i / count;
+    out[static_cast<std::size_t>(i)] = SubSphere{
+        Vec3(b.major_radius * std::cos(phi), b.major_radius * std::sin(phi), 0.0), b.radius};
+  }
+  return out;
+}
 
 std::vector<SubSphere> subSpheres(const Body& b, int count) {
   if (count < 1) {
@@ -54,33 +75,13 @@ std::vector<SubSphere> subSpheres(const Body& b, int count) {
                                 ": the sub-sphere count must be at least 1 (got " +
                                 std::to_string(count) + ")");
   }
-  switch (b.shape) {
-    case ShapeKind::Sphere:
-      return {SubSphere{Vec3::Zero(), b.radius}};
-    case ShapeKind::Spherocylinder: {
-      std::vector<SubSphere> out(static_cast<std::size_t>(count));
-      for (int i = 0; i < count; ++i) {
-        const double z = count == 1 ? 0.0 : b.half_length * (2.0 * i / (count - 1) - 1.0);
-        out[static_cast<std::size_t>(i)] = SubSphere{Vec3(0.0, 0.0, z), b.radius};
-      }
-      return out;
-    }
-    case ShapeKind::Ellipsoid:
-      return ellipsoidSpheres(b, count);
-    case ShapeKind::Torus: {
-      std::vector<SubSphere> out(static_cast<std::size_t>(count));
-      for (int i = 0; i < count; ++i) {
-        const double phi = 2.0 * kPi * i / count;
-        out[static_cast<std::size_t>(i)] = SubSphere{
-            Vec3(b.major_radius * std::cos(phi), b.major_radius * std::sin(phi), 0.0), b.radius};
-      }
-      return out;
-    }
-    case ShapeKind::Cylinder:
-      break;
+  const auto decompose = shapeTraits(b.shape).sub_spheres;
+  if (decompose == nullptr) {
+    throw std::invalid_argument("multisphere decomposition of body " + std::to_string(b.gid) +
+                                ": " + shapeName(b.shape) +
+                                " bodies have no sub-sphere decomposition");
   }
-  throw std::invalid_argument("multisphere decomposition of body " + std::to_string(b.gid) +
-                              ": cylinders have no sub-sphere decomposition");
+  return decompose(b, count);
 }
 
 Vec3 subSphereCenter(const Body& b, const SubSphere& s) {

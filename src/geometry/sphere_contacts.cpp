@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <stdexcept>
-#include <string>
 
 namespace grains {
 
@@ -60,80 +59,6 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
     }
   }
   throw std::logic_error("wallSphere: unknown wall kind");
-}
-
-ContactGeometry bodyBody(const Body& a, const Body& b) {
-  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Sphere) {
-    return sphereSphere(a.position, a.radius, b.position, b.radius);
-  }
-  if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Spherocylinder) {
-    return spherocylinderPair(a, b);
-  }
-  if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Sphere) {
-    return spherocylinderSphere(a, b.position, b.radius);
-  }
-  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Spherocylinder) {
-    return flipped(spherocylinderSphere(b, a.position, a.radius));
-  }
-  if (a.shape == ShapeKind::Torus || b.shape == ShapeKind::Torus) {
-    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Torus) return torusPair(a, b);
-    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Sphere)
-      return torusSphere(a, b.position, b.radius);
-    if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Torus)
-      return flipped(torusSphere(b, a.position, a.radius));
-    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Spherocylinder)
-      return torusSpherocylinder(a, b);
-    if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Torus)
-      return flipped(torusSpherocylinder(b, a));
-    if (a.shape == ShapeKind::Torus && b.shape == ShapeKind::Ellipsoid) return torusEllipsoid(a, b);
-    if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Torus)
-      return flipped(torusEllipsoid(b, a));
-  }
-  if (a.shape == ShapeKind::Ellipsoid || b.shape == ShapeKind::Ellipsoid) {
-    if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Ellipsoid)
-      return ellipsoidPair(a, b);
-    if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Sphere)
-      return ellipsoidSphere(a, b.position, b.radius);
-    if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Ellipsoid)
-      return flipped(ellipsoidSphere(b, a.position, a.radius));
-    if (a.shape == ShapeKind::Ellipsoid && b.shape == ShapeKind::Spherocylinder)
-      return ellipsoidSpherocylinder(a, b);
-    if (a.shape == ShapeKind::Spherocylinder && b.shape == ShapeKind::Ellipsoid)
-      return flipped(ellipsoidSpherocylinder(b, a));
-  }
-  if (a.shape == ShapeKind::Cylinder && b.shape == ShapeKind::Sphere) {
-    return cylinderSphere(a, b.position, b.radius);
-  }
-  if (a.shape == ShapeKind::Sphere && b.shape == ShapeKind::Cylinder) {
-    return flipped(cylinderSphere(b, a.position, a.radius));
-  }
-  throw std::invalid_argument("contact between a cylinder body and a non-spherical body (gids " +
-                              std::to_string(a.gid) + " and " + std::to_string(b.gid) +
-                              ") is not supported");
-}
-
-ContactGeometry wallBody(const Wall& wall, const Body& b) {
-  if (b.shape == ShapeKind::Cylinder) return wallCylinder(wall, b);
-  if (b.shape == ShapeKind::Spherocylinder) return wallSpherocylinder(wall, b);
-  if (b.shape == ShapeKind::Ellipsoid) return wallEllipsoid(wall, b);
-  if (b.shape == ShapeKind::Torus) return wallTorus(wall, b);
-  return wallSphere(wall, b.position, b.radius);
-}
-
-double boundingRadius(const Body& b) {
-  switch (b.shape) {
-    case ShapeKind::Cylinder:
-      return std::hypot(b.radius, b.half_length);
-    case ShapeKind::Spherocylinder:
-      return b.half_length + b.radius;
-    case ShapeKind::Ellipsoid:
-      return b.semi_axes.maxCoeff();
-    case ShapeKind::Torus:
-      return b.major_radius + b.radius;
-    case ShapeKind::Sphere:
-      break;
-  }
-  return b.radius;
 }
 
 }  // namespace grains

@@ -1,6 +1,7 @@
 #include "body_polydata.hpp"
 
 #include "grains/constraint/body_motion.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -29,25 +30,6 @@ vtkSmartPointer<vtkDoubleArray> doubleArray(const char* name, int components, vt
 void setTuple3(vtkDoubleArray* array, vtkIdType i, const Vec3& v) {
   const double values[3] = {v.x(), v.y(), v.z()};
   array->SetTypedTuple(i, values);
-}
-
-/// Semi-axes of the ellipsoid that stands for a body in ParaView's Tensor
-/// Glyph filter, along the body x, y, z axes: ellipsoid (a, b, c), sphere
-/// (r, r, r), capsule (r, r, h + r), cylinder (r, r, h), torus (R + r, R + r, r).
-Vec3 glyphSemiAxes(const Body& b) {
-  switch (b.shape) {
-    case ShapeKind::Ellipsoid:
-      return b.semi_axes;
-    case ShapeKind::Spherocylinder:
-      return Vec3(b.radius, b.radius, b.half_length + b.radius);
-    case ShapeKind::Cylinder:
-      return Vec3(b.radius, b.radius, b.half_length);
-    case ShapeKind::Torus:
-      return Vec3(b.major_radius + b.radius, b.major_radius + b.radius, b.radius);
-    case ShapeKind::Sphere:
-      break;
-  }
-  return Vec3::Constant(b.radius);
 }
 
 bool isLittleEndian() {
@@ -113,11 +95,13 @@ vtkSmartPointer<vtkPolyData> makeBodyPolyData(const std::vector<Body>& bodies, i
     orientation->SetTypedTuple(i, q);
     const Mat3 rot = body.orientation.toRotationMatrix();
     setTuple3(axis, i, rot.col(2));
-    setTuple3(semi_axes, i, body.shape == ShapeKind::Ellipsoid ? body.semi_axes : Vec3::Zero());
-    major_radius->SetValue(i, body.shape == ShapeKind::Torus ? body.major_radius : 0.0);
+    const ShapeTraits& traits = shapeTraits(body.shape);
+    setTuple3(semi_axes, i, traits.uses(kSemiAxesParameter) ? body.semi_axes : Vec3::Zero());
+    major_radius->SetValue(i, traits.uses(kMajorRadiusParameter) ? body.major_radius : 0.0);
     setTuple3(external_force, i, body.external_force);
     // R diag(s) R^T: eigenvectors are the body axes, eigenvalues the glyph semi-axes.
-    const Mat3 tensor = rot * glyphSemiAxes(body).asDiagonal() * rot.transpose();
+    const Mat3 tensor =
+        rot * traits.glyph_semi_axes(shapeSize(body)).asDiagonal() * rot.transpose();
     double t[9];
     for (int row = 0; row < 3; ++row) {
       for (int col = 0; col < 3; ++col) t[3 * row + col] = tensor(row, col);

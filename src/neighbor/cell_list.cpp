@@ -63,8 +63,13 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
   const auto n = static_cast<std::int64_t>(bodies.size());
   if (n < 2 || num_owned == 0) return {};
 
+  // Bounding radii once per body: the pair loop below reads each many times.
+  std::vector<double> bound(bodies.size());
   double max_radius = 0.0;
-  for (const Body& b : bodies) max_radius = std::max(max_radius, boundingRadius(b));
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    bound[i] = boundingRadius(bodies[i]);
+    max_radius = std::max(max_radius, bound[i]);
+  }
   const Grid grid = makeGrid(bodies, 2.0 * max_radius + envelope);
 
   // Counting sort of bodies into cells.
@@ -98,7 +103,7 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
         const std::size_t first = local.size();
         const Body& bi = bodies[index];
         const auto c = grid.coords(bi.position);
-        const double ri = boundingRadius(bi);
+        const double ri = bound[index];
         for (std::int64_t z = std::max<std::int64_t>(c[2] - 1, 0);
              z <= std::min(c[2] + 1, grid.dims[2] - 1); ++z)
           for (std::int64_t y = std::max<std::int64_t>(c[1] - 1, 0);
@@ -111,7 +116,7 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
                 if (j <= i) continue;
                 if (i >= owned && j >= owned) continue;  // ghost-ghost: not ours
                 const Body& bj = bodies[static_cast<std::size_t>(j)];
-                const double reach = ri + boundingRadius(bj) + envelope;
+                const double reach = ri + bound[static_cast<std::size_t>(j)] + envelope;
                 if ((bj.position - bi.position).squaredNorm() <= reach * reach)
                   local.emplace_back(static_cast<int>(i), j);
               }

@@ -66,24 +66,12 @@ namespace {
 Body explicitBody(const ExplicitBody& e, GlobalId gid) {
   const Quat rotation = e.orientation ? e.orientation->normalized()
                                       : Quat::FromTwoVectors(Vec3::UnitZ(), e.axis.normalized());
-  Body b;
-  switch (e.shape) {
-    case ShapeKind::Cylinder:
-      b = makeCylinder(gid, e.radius, e.half_length, e.mass, e.position);
-      break;
-    case ShapeKind::Spherocylinder:
-      b = makeSpherocylinder(gid, e.radius, e.half_length, e.mass, e.position);
-      break;
-    case ShapeKind::Ellipsoid:
-      b = makeEllipsoid(gid, e.semi_axes, e.mass, e.position);
-      break;
-    case ShapeKind::Torus:
-      b = makeTorus(gid, e.major_radius, e.radius, e.mass, e.position);
-      break;
-    case ShapeKind::Sphere:
-      b = makeSphere(gid, e.radius, e.mass, e.position);
-      break;
-  }
+  ShapeSize size;
+  size.radius = e.radius;
+  size.half_length = e.half_length;
+  size.semi_axes = e.semi_axes;
+  size.major_radius = e.major_radius;
+  Body b = makeBody(e.shape, size, gid, e.mass, e.position);
   b.orientation = rotation;
   b.velocity = e.velocity;
   b.external_force = e.force;

@@ -53,12 +53,12 @@ struct Region {
 };
 
 struct BodiesSection {
-  std::string shape = "sphere";     ///< sphere | spherocylinder | ellipsoid | torus
-  double radius = 0.1;              ///< [m] > 0 (torus: tube radius)
-  double half_length = 0.0;         ///< spherocylinder: half the segment length [m]
-  Vec3 semi_axes = Vec3::Ones();    ///< ellipsoid: semi-axes along body x, y, z [m]
-  double major_radius = 1.0;        ///< torus: centre-circle radius [m]
-  bool random_orientation = false;  ///< random: uniformly random orientations
+  ShapeKind shape = ShapeKind::Sphere;  ///< a shape the generators make (ShapeTraits::generated)
+  double radius = 0.1;                  ///< [m] > 0 (torus: tube radius)
+  double half_length = 0.0;             ///< spherocylinder: half the segment length [m]
+  Vec3 semi_axes = Vec3::Ones();        ///< ellipsoid: semi-axes along body x, y, z [m]
+  double major_radius = 1.0;            ///< torus: centre-circle radius [m]
+  bool random_orientation = false;      ///< random: uniformly random orientations
   /// random: if set, bodies are placed in a cube centred on the region's
   /// centre whose size gives this volume fraction (0 < phi < 0.5).
   std::optional<double> volume_fraction;

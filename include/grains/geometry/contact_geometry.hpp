@@ -5,6 +5,7 @@
 // contact points on each surface (world frame).
 #include "grains/core/body.hpp"
 #include "grains/core/wall.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 namespace grains {
 
@@ -70,13 +71,13 @@ ContactGeometry torusEllipsoid(const Body& torus, const Body& ellipsoid);
 /// Wall (side a) against a torus: planes, inside and outside of cylinders.
 ContactGeometry wallTorus(const Wall& wall, const Body& torus);
 
-/// Dispatch on the shapes (every pair of sphere, spherocylinder, ellipsoid and
-/// torus, and cylinder against a sphere; cylinder
-/// against any non-spherical body throws std::invalid_argument).
+/// Dispatch on the shapes through the pair-dispatch table
+/// (src/geometry/pair_dispatch.cpp): every pair of sphere, spherocylinder,
+/// ellipsoid and torus, and cylinder against a sphere; other pairs throw
+/// std::invalid_argument. Every shape meets walls.
 ContactGeometry bodyBody(const Body& a, const Body& b);
 ContactGeometry wallBody(const Wall& wall, const Body& b);
-
-/// Largest distance from a body's centre to its surface (for neighbour search).
-double boundingRadius(const Body& b);
+/// Whether bodyBody handles shapes a and b (in either order).
+bool supportsPair(ShapeKind a, ShapeKind b);
 
 }  // namespace grains

@@ -37,7 +37,7 @@ TEST(ConfigLoader, DefaultDemoHasTheDocumentedValues) {
   EXPECT_EQ(c.simulation.gravity, Vec3(0.0, 0.0, -9.81));
   EXPECT_EQ(c.simulation.seed, 1UL);
 
-  EXPECT_EQ(c.bodies.shape, "sphere");
+  EXPECT_EQ(c.bodies.shape, ShapeKind::Sphere);
   EXPECT_DOUBLE_EQ(c.bodies.radius, 0.1);
   EXPECT_DOUBLE_EQ(c.bodies.radius_spread, 0.0);
   ASSERT_TRUE(c.bodies.mass.has_value());

@@ -40,7 +40,7 @@ TEST(ConfigShapes, DefaultsOfTheNewKeys) {
   const SimulationConfig c = load(kBase);
   EXPECT_EQ(c.simulation.dynamics, DynamicsKind::Inertial);
   EXPECT_DOUBLE_EQ(c.simulation.drag, 1.0);
-  EXPECT_EQ(c.bodies.shape, "sphere");
+  EXPECT_EQ(c.bodies.shape, ShapeKind::Sphere);
   EXPECT_FALSE(c.bodies.random_orientation);
   EXPECT_FALSE(c.bodies.volume_fraction.has_value());
   EXPECT_EQ(c.contact.method, ConstraintMethod::Single);
@@ -68,7 +68,7 @@ TEST(ConfigShapes, OverdampedDynamicsWithDrag) {
 TEST(ConfigShapes, SpherocylinderBodies) {
   const SimulationConfig c = load(kBase, {"bodies.shape=spherocylinder", "bodies.half_length=0.3",
                                           "bodies.random_orientation=true"});
-  EXPECT_EQ(c.bodies.shape, "spherocylinder");
+  EXPECT_EQ(c.bodies.shape, ShapeKind::Spherocylinder);
   EXPECT_DOUBLE_EQ(c.bodies.half_length, 0.3);
   EXPECT_DOUBLE_EQ(c.bodies.radius, 0.1);
   EXPECT_TRUE(c.bodies.random_orientation);
@@ -86,7 +86,7 @@ TEST(ConfigShapes, SpherocylinderBodies) {
 TEST(ConfigShapes, EllipsoidBodies) {
   const SimulationConfig c = load(
       kBase, {"bodies.radius=~", "bodies.shape=ellipsoid", "bodies.semi_axes=[0.1, 0.2, 0.4]"});
-  EXPECT_EQ(c.bodies.shape, "ellipsoid");
+  EXPECT_EQ(c.bodies.shape, ShapeKind::Ellipsoid);
   EXPECT_EQ(c.bodies.semi_axes, Vec3(0.1, 0.2, 0.4));
   EXPECT_DOUBLE_EQ(c.bodies.radius, 0.4);  // bounding radius
   expectRoundTrip(c);
@@ -102,7 +102,7 @@ TEST(ConfigShapes, EllipsoidBodies) {
 
 TEST(ConfigShapes, TorusBodies) {
   const SimulationConfig c = load(kBase, {"bodies.shape=torus", "bodies.major_radius=0.5"});
-  EXPECT_EQ(c.bodies.shape, "torus");
+  EXPECT_EQ(c.bodies.shape, ShapeKind::Torus);
   EXPECT_DOUBLE_EQ(c.bodies.major_radius, 0.5);
   EXPECT_DOUBLE_EQ(c.bodies.radius, 0.1);
   expectRoundTrip(c);

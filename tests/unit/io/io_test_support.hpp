@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the I/O tests: unique temporary directories (also under
 // MPI), small body sets with distinct values in every field, file reading.
-#include "grains/core/body.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>

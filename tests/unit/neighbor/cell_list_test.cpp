@@ -1,5 +1,7 @@
 #include "grains/neighbor/cell_list.hpp"
 
+#include "grains/geometry/shape_traits.hpp"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "grains/config/config_loader.hpp"
+#include "grains/geometry/shape_traits.hpp"
 #include "grains/scenario/body_generator.hpp"
 
 namespace grains {
