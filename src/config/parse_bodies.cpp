@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "../scenario/shape_measures.hpp"
 #include "config_sections.hpp"
+#include "grains/config/generated_shapes.hpp"
 
 namespace grains::config_detail {
 
@@ -111,8 +111,7 @@ void parseGenerator(MapReader g, BodiesSection& out) {
   if (!g.has("region")) g.failMissing("region", "a map with type: box or type: cylinder");
   out.region = parseRegion(g.map("region"));
   if (type == "lattice") {
-    const double reach =
-        scenario_detail::shapeBoundingRadius(out, out.radius * (1.0 + out.radius_spread));
+    const double reach = shapeBoundingRadius(out, out.radius * (1.0 + out.radius_spread));
     out.spacing = g.number("spacing", 0.0, Range::nonNegative());
     if (out.spacing > 0.0 && out.spacing < 2.0 * reach) {
       std::ostringstream expected;
@@ -168,7 +167,7 @@ BodiesSection parseBodies(MapReader s) {
   }
   // A shape without a radius keeps its bounding radius there (as makeBody does).
   if (!shape.uses(kRadiusParameter)) {
-    out.radius = scenario_detail::shapeBoundingRadius(out, out.radius);
+    out.radius = shapeBoundingRadius(out, out.radius);
   }
   if (shape.uses(kMajorRadiusParameter)) {
     out.major_radius = s.requiredNumber("major_radius", Range::positive());

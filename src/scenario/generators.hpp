@@ -1,9 +1,9 @@
 #pragma once
 // Internal to src/scenario: the individual body generators and the per-body
 // random streams they share.
+#include "grains/config/generated_shapes.hpp"
 #include "grains/config/simulation_config.hpp"
 #include "grains/core/body.hpp"
-#include "shape_measures.hpp"
 
 #include <cstdint>
 #include <random>
@@ -20,7 +20,7 @@ double uniform01(std::mt19937_64& rng);
 
 /// Radius of body gid: radius * (1 + spread * u), u uniform in [-1, 1).
 double bodyRadius(const BodiesSection& bodies, unsigned long seed, GlobalId gid);
-/// bodies.mass, or density times the solid volume of the body (shape_measures.hpp).
+/// bodies.mass, or density times the solid volume of the body (generated_shapes.hpp).
 double bodyMass(const BodiesSection& bodies, double radius);
 /// Largest bounding radius of a generated body (radius * (1 + radius_spread)
 /// for spheres; shapeBoundingRadius otherwise).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "grains/config/time_step_advice.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 namespace grains {
 namespace {

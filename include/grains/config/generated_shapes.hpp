@@ -1,11 +1,11 @@
 #pragma once
-// Internal to src/scenario and src/config: the generated bodies of a
-// BodiesSection (bodies.shape) through the shape traits table, shared by the
-// config validation (lattice spacing) and the generators.
+// The bodies a BodiesSection generates (bodies.shape and its sizes), through
+// the shape traits table: shared by the config validation (lattice spacing)
+// and the scenario generators.
 #include "grains/config/simulation_config.hpp"
 #include "grains/geometry/shape_traits.hpp"
 
-namespace grains::scenario_detail {
+namespace grains {
 
 /// Size of a generated body whose (sphere, capsule or tube) radius is `radius`.
 inline ShapeSize generatedShapeSize(const BodiesSection& b, double radius) {
@@ -36,4 +36,4 @@ inline Body makeShapeBody(const BodiesSection& b, GlobalId gid, double radius, d
   return body;
 }
 
-}  // namespace grains::scenario_detail
+}  // namespace grains
