@@ -2,6 +2,7 @@
 // test (1, 2, 3 in CTest), must give the same measures and the same solution.
 #include "grains/solver/solver.hpp"
 
+#include "../../src/solver/solver_factories.hpp"
 #include "../unit/solver/solver_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -58,6 +59,27 @@ TEST_P(SolverDistributedParam, SolutionIndependentOfRankCount) {
   EXPECT_LE((r.gamma - g.solution).cwiseAbs().maxCoeff(), 1e-7);
   EXPECT_NEAR(r.report.objective, test::objective(g.factored.A(), g.b, g.solution), 1e-9);
   EXPECT_DOUBLE_EQ(r.report.residual, r.measures.residual);
+}
+
+// mprgp is not in the registry (docs/solvers.md); its collective reductions
+// must still give the same answer on any number of ranks.
+TEST(SolverDistributed, MprgpSolutionIndependentOfRankCount) {
+  const GlobalProblem g = globalProblem(FrictionModel::Frictionless);
+  const QuadraticProgram qp = test::makeQp(g.factored, g.b, FrictionModel::Frictionless, g.mu);
+  SolverSettings settings;
+  settings.tolerance = 1e-10;
+  settings.max_iterations = 100000;
+  settings.options = {
+      {"gamma", 1.0}, {"step_factor", 1.0}, {"power_iterations", 5}, {"expansion", 0}};
+  const auto solver = solver_detail::makeMprgpSolver(settings);
+  auto gamma = test::makeVector(qp.map(), Eigen::VectorXd::Zero(g.b.size()));
+  const SolveReport report = solver->solve(qp, *gamma);
+  const Eigen::VectorXd x = test::gather(*gamma);
+  EXPECT_TRUE(report.converged) << report.residual;
+  EXPECT_GT(report.iterations, 0);
+  EXPECT_LE((x - g.solution).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_NEAR(report.objective, test::objective(g.factored.A(), g.b, g.solution), 1e-9);
+  EXPECT_DOUBLE_EQ(report.residual, evaluateMeasures(qp, *gamma).residual);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, SolverDistributedParam,

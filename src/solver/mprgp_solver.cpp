@@ -1,0 +1,565 @@
+// MPRGP on Coulomb cones ("mprgp"): modified proportioning with reduced
+// gradient projections. The method for bound constraints is Z. Dostal,
+// J. Schoeberl, "Minimizing quadratic functions subject to bound constraints
+// with the rate of convergence and finite termination", Computational
+// Optimization and Applications 30(1), 2005 (also Z. Dostal, Optimal Quadratic
+// Programming Algorithms, Springer 2009, chapter 5); its extension to
+// separable convex constraints, which this follows, is R. Kucera,
+// "Convergence rate of an optimization algorithm for minimizing quadratic
+// functions with separable convex constraints", SIAM Journal on Optimization
+// 19(2), 2008 (after R. Kucera, "Minimizing quadratic functions with separable
+// quadratic constraints", Optimization Methods and Software 22(3), 2007), and
+// Z. Dostal, T. Kozubek, "An optimal algorithm and superrelaxation for
+// minimization of a quadratic function subject to separable convex
+// constraints with applications", Mathematical Programming 135, 2012. The
+// projected CG step of option `expansion` is one of the variants compared by
+// J. Kruzik, D. Horak, M. Cermak, L. Pospisil, M. Pecha, "Active set expansion
+// strategies in MPRGP algorithm", Advances in Engineering Software 149, 2020.
+//
+// The method runs in the diagonal metric of apgd (diagonal_metric.hpp): on
+// y = S^-1 gamma with A~ = S A S (unit diagonal), b~ = S b and the cones
+// S^-1 K. Per contact, at a feasible y and g = A~ y + b~:
+//   free (interior of its set: |t| < mu n, or n > 0 without friction):
+//     free gradient phi = g, chopped gradient beta = 0;
+//   active (on the cone's surface |t| = mu n > 0, or at the apex y = 0):
+//     phi = 0, beta = the projected gradient of the contact, the part of g
+//     its set lets it follow: g without the blocked outward normal part on
+//     the surface, -Pi_K(-g) at the apex.
+// Each iteration is one of
+//   proportional (|beta|^2 <= Gamma^2 |phi|^2): conjugate gradients on the
+//     free contacts, p = phi - rho p_old (rho making p A~-conjugate to p_old),
+//     alpha_cg = phi.p / p.A~p, alpha_f the largest feasible step along -p
+//     (the first root of mu^2 n^2 - |t|^2 along the line, per contact);
+//       alpha_cg <= alpha_f: CG step, g <- g - alpha_cg A~p (exact: free
+//       contacts move on straight lines inside their cones);
+//       otherwise expansion: y_half = y - alpha_f p (the contacts that bound
+//       alpha_f land on their surface or apex), then a projected step
+//       y <- Pi_K(y_half - alpha_bar g(y_half));
+//   not proportional: proportioning, the projected step
+//     Pi_K(y - alpha_bar g) on the active contacts only (Kucera's reduced
+//     step: it releases the chopped gradient).
+// alpha_bar = step_factor / ||A~||, ||A~|| from a few power iterations at the
+// first projected step (a lower bound); it is halved while a step would raise
+// q, so every step lowers q.
+// Faces without curvature: A restricted to the free contacts of a statically
+// indeterminate pile has a null space of self-stresses, along which b may
+// have a component (docs/solvers.md): that face QP is unbounded below. A CG
+// direction with p.A~p <= 0 has alpha_cg = inf and expands to the feasible
+// boundary; when no boundary lies ahead either (a ray in K along which q
+// falls without bound) the QP itself is unbounded: the solve stops,
+// unconverged. Convergence is the natural residual of the original problem,
+// with a fresh product of A before a recurred gradient may declare it.
+#include "diagonal_metric.hpp"
+#include "separable_bounds.hpp"
+#include "solver_factories.hpp"
+#include "solver_kernels.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace grains::solver_detail {
+namespace {
+
+using Index = long long;
+
+double* rw(Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadWrite).data(); }
+double* wo(Vector& v) { return v.getLocalViewHost(Tpetra::Access::OverwriteAll).data(); }
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// A contact within this relative distance of its cone's surface is on it.
+constexpr double kBoundaryTolerance = 1e-10;
+/// Bound on the alpha_bar halvings of one projected step.
+constexpr int kMaxStepHalvings = 30;
+
+enum class Face : unsigned char { Interior, Sliding, Apex };
+
+/// The face of contact values v (n or n, u, w) with friction coefficient mu
+/// (block 1, or mu = 0: the tangential unknowns are fixed at 0).
+Face faceOf(int block, double mu, const double* v) {
+  if (!(v[0] > 0.0)) return Face::Apex;
+  if (block == 1 || !(mu > 0.0)) return Face::Interior;
+  return tangentMagnitude(v[1], v[2]) >= mu * v[0] * (1.0 - kBoundaryTolerance) ? Face::Sliding
+                                                                                : Face::Interior;
+}
+
+/// Largest a >= 0 with (n, t) + a (dn, dt) in {|t| <= mu n}, from a point
+/// strictly inside: the first root of mu^2 (n + a dn)^2 - |t + a dt|^2.
+double interiorStep(double mu, const double* v, const double* d) {
+  const double c = mu * mu * v[0] * v[0] - (v[1] * v[1] + v[2] * v[2]);
+  const double a = mu * mu * d[0] * d[0] - (d[1] * d[1] + d[2] * d[2]);
+  const double b = mu * mu * v[0] * d[0] - (v[1] * d[1] + v[2] * d[2]);
+  if (!(c > 0.0)) return b > 0.0 && a < 0.0 ? -2.0 * b / a : (b > 0.0 ? kInf : 0.0);
+  if (a == 0.0) return b < 0.0 ? c / (-2.0 * b) : kInf;
+  const double disc = b * b - a * c;
+  if (a > 0.0) {
+    if (b >= 0.0 || disc < 0.0) return kInf;  // never leaves the upper cone
+    return c / (-b + std::sqrt(disc));
+  }
+  const double root = std::sqrt(disc);  // a < 0, c > 0: one positive root
+  return b >= 0.0 ? (b + root) / -a : c / (root - b);
+}
+
+/// Largest a >= 0 keeping a free contact v + a d feasible.
+double freeStep(int block, double mu, const double* v, const double* d) {
+  if (block == 1 || !(mu > 0.0)) return d[0] < 0.0 ? v[0] / -d[0] : kInf;
+  return interiorStep(mu, v, d);
+}
+
+/// Places contact v (just moved) on its cone's surface: t scaled to mu n, or
+/// the apex when n <= 0.
+void onSurface(int block, double mu, double* v) {
+  if (!(v[0] > 0.0)) {
+    for (int k = 0; k < block; ++k) v[k] = 0.0;
+    return;
+  }
+  if (block == 1 || !(mu > 0.0)) return;
+  const double t = tangentMagnitude(v[1], v[2]);
+  if (t > 0.0) {
+    const double factor = mu * v[0] / t;
+    v[1] *= factor;
+    v[2] *= factor;
+  }
+}
+
+class MprgpSolver final : public Solver {
+ public:
+  explicit MprgpSolver(SolverSettings settings)
+      : settings_(std::move(settings)),
+        gamma2_(std::pow(solverOption(settings_, "gamma"), 2)),
+        step_factor_(solverOption(settings_, "step_factor")),
+        power_iterations_(static_cast<int>(solverOption(settings_, "power_iterations"))),
+        projected_cg_(solverOption(settings_, "expansion") != 0.0) {}
+  std::string name() const override { return "mprgp"; }
+  SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
+
+ private:
+  SolverSettings settings_;
+  double gamma2_;
+  double step_factor_;
+  int power_iterations_;
+  bool projected_cg_;
+};
+
+/// The state of one solve: the scaled problem and the work vectors.
+class MprgpRun {
+ public:
+  MprgpRun(const QuadraticProgram& qp, const Vector& gamma)
+      : y(gamma.getMap(), false),
+        g(gamma.getMap(), false),
+        b(gamma.getMap(), false),
+        phi(gamma.getMap(), false),
+        beta(gamma.getMap(), false),
+        p(gamma.getMap(), false),
+        Ap(gamma.getMap(), false),
+        work(gamma.getMap(), false),
+        y_from(gamma.getMap(), false),
+        g_from(gamma.getMap(), false),
+        A_gamma(gamma.getMap(), false),
+        qp_(qp),
+        metric_(diagonalMetric(qp)),
+        map_(gamma.getMap()),
+        block_(qp.cones.blockSize()),
+        contacts_(static_cast<Index>(qp.cones.localContacts())),
+        n_(static_cast<Index>(gamma.getLocalLength())) {
+    const double* ps = metric_.scale.data();
+    const double* pb = readOnly(*qp.b);
+    double* pbs = wo(b);
+    for (Index i = 0; i < n_; ++i) pbs[i] = ps[i] * pb[i];
+  }
+
+  Vector y, g, b, phi, beta, p, Ap, work, y_from, g_from;
+  Vector A_gamma;  ///< A S y at the last freshGradient()
+  int applies = 0;
+
+  const ConeSet& cones() const { return metric_.cones; }
+
+  /// out = S A S v.
+  void applyScaled(const Vector& v, Vector& out) {
+    scaleInto(v, work);
+    qp_.A->apply(work, out);
+    ++applies;
+    double* po = rw(out);
+    const double* ps = metric_.scale.data();
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n_; ++i) po[i] *= ps[i];
+  }
+
+  /// g = S A S y + b~, keeping A gamma (gamma = S y) for the report.
+  void freshGradient() {
+    scaleInto(y, work);
+    qp_.A->apply(work, A_gamma);
+    ++applies;
+    const double* pa = readOnly(A_gamma);
+    const double* pb = readOnly(b);
+    const double* ps = metric_.scale.data();
+    double* pg = wo(g);
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n_; ++i) pg[i] = ps[i] * pa[i] + pb[i];
+  }
+
+  /// y = Pi_{S^-1 K}(S^-1 gamma).
+  void startFrom(const Vector& gamma) {
+    const double* pg = readOnly(gamma);
+    double* py = wo(y);
+    const double* pinv = metric_.inverse.data();
+    for (Index i = 0; i < n_; ++i) py[i] = pg[i] * pinv[i];
+    cones().project(py);
+  }
+
+  /// gamma = S y (as freshGradient forms it).
+  void unscaled(Vector& gamma) const { scaleInto(y, gamma); }
+
+  /// The natural residual of the original problem at gamma = S y with the
+  /// gradient S^-1 g.
+  double naturalResidualOriginal() const {
+    const double* py = readOnly(y);
+    const double* pg = readOnly(g);
+    const double* ps = metric_.scale.data();
+    const double* pinv = metric_.inverse.data();
+    const int block = block_;
+    double local = 0.0;
+    bool nan = false;
+#pragma omp parallel for schedule(static) reduction(max : local) reduction(|| : nan)
+    for (Index c = 0; c < contacts_; ++c) {
+      double x[kMaxBlockSize], z[kMaxBlockSize];
+      for (int k = 0; k < block; ++k) {
+        const Index i = block * c + k;
+        x[k] = ps[i] * py[i];
+        z[k] = x[k] - pinv[i] * pg[i];
+      }
+      qp_.cones.projectContact(static_cast<std::size_t>(c), z);
+      for (int k = 0; k < block; ++k) {
+        const double r = std::abs(x[k] - z[k]);
+        if (std::isnan(r)) nan = true;
+        local = std::max(local, r);
+      }
+    }
+    return globalMax(y, nan ? kInf : local);
+  }
+
+  /// phi and beta at y; returns (phi.phi, beta.beta).
+  std::array<double, 2> splitGradient() {
+    const double* py = readOnly(y);
+    const double* pg = readOnly(g);
+    double* pphi = wo(phi);
+    double* pbeta = wo(beta);
+    const int block = block_;
+    double phi2 = 0.0, beta2 = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : phi2, beta2)
+    for (Index c = 0; c < contacts_; ++c) {
+      const Index i = block * c;
+      const double mu = cones().mu[static_cast<std::size_t>(c)];
+      const Face face = faceOf(block, mu, py + i);
+      double* f = pphi + i;
+      double* h = pbeta + i;
+      const double* gc = pg + i;
+      for (int k = 0; k < block; ++k) f[k] = h[k] = 0.0;
+      if (block == 1 || !(mu > 0.0)) {
+        // The half-line n >= 0 (tangential unknowns fixed at 0).
+        (face == Face::Apex ? h[0] : f[0]) = face == Face::Apex ? std::min(gc[0], 0.0) : gc[0];
+      } else if (face == Face::Interior) {
+        for (int k = 0; k < 3; ++k) f[k] = gc[k];
+      } else if (face == Face::Apex) {
+        double z[3] = {-gc[0], -gc[1], -gc[2]};
+        projectCoulombCone(mu, z[0], z[1], z[2]);
+        for (int k = 0; k < 3; ++k) h[k] = -z[k];
+      } else {
+        // On the surface: outer unit normal nu = (-mu, t/|t|) / sqrt(1 + mu^2);
+        // -g pushing outwards (nu.g < 0) is blocked there.
+        const double t = tangentMagnitude(py[i + 1], py[i + 2]);
+        const double root = std::sqrt(1.0 + mu * mu);
+        const double nu[3] = {-mu / root, py[i + 1] / (t * root), py[i + 2] / (t * root)};
+        const double gn = nu[0] * gc[0] + nu[1] * gc[1] + nu[2] * gc[2];
+        for (int k = 0; k < 3; ++k) h[k] = gc[k] - std::min(gn, 0.0) * nu[k];
+      }
+      for (int k = 0; k < block; ++k) {
+        phi2 += f[k] * f[k];
+        beta2 += h[k] * h[k];
+      }
+    }
+    return globalSums<2>(y, {phi2, beta2});
+  }
+
+  /// (p.A~p, phi.p) in one reduction.
+  std::array<double, 2> directionProducts() const {
+    const double* pp = readOnly(p);
+    const double* pap = readOnly(Ap);
+    const double* pphi = readOnly(phi);
+    double pAp = 0.0, phip = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : pAp, phip)
+    for (Index i = 0; i < n_; ++i) {
+      pAp += pp[i] * pap[i];
+      phip += pphi[i] * pp[i];
+    }
+    return globalSums<2>(y, {pAp, phip});
+  }
+
+  /// The largest feasible step along -p (p vanishes on active contacts).
+  double feasibleStep() const {
+    const double* py = readOnly(y);
+    const double* pp = readOnly(p);
+    const int block = block_;
+    double step = kInf;
+#pragma omp parallel for schedule(static) reduction(min : step)
+    for (Index c = 0; c < contacts_; ++c) {
+      const Index i = block * c;
+      const double mu = cones().mu[static_cast<std::size_t>(c)];
+      if (faceOf(block, mu, py + i) != Face::Interior) continue;
+      double d[3] = {0.0, 0.0, 0.0};
+      for (int k = 0; k < block; ++k) d[k] = -pp[i + k];
+      step = std::min(step, freeStep(block, mu, py + i, d));
+    }
+    return globalMinimum(y, step);
+  }
+
+  /// y <- y - alpha p; free contacts whose own feasible step alpha reaches
+  /// are put on their surface (or the apex).
+  void moveAlongDirection(double alpha) {
+    double* py = rw(y);
+    const double* pp = readOnly(p);
+    const int block = block_;
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < contacts_; ++c) {
+      const Index i = block * c;
+      const double mu = cones().mu[static_cast<std::size_t>(c)];
+      double* v = py + i;
+      if (faceOf(block, mu, v) != Face::Interior) continue;
+      double d[3] = {0.0, 0.0, 0.0};
+      for (int k = 0; k < block; ++k) d[k] = -pp[i + k];
+      const double limit = freeStep(block, mu, v, d);
+      for (int k = 0; k < block; ++k) v[k] += alpha * d[k];
+      if (alpha >= limit * (1.0 - 1e-12)) {
+        if (block == 1 || !(mu > 0.0)) {
+          v[0] = 0.0;
+        } else {
+          onSurface(block, mu, v);
+        }
+      }
+      if (block == 3) {
+        projectCoulombCone(mu, v[0], v[1], v[2]);  // rounding only
+      } else {
+        v[0] = std::max(v[0], 0.0);
+      }
+    }
+  }
+
+  /// y = Pi_K(y_from - alpha g_from) on every contact (active_only: on the
+  /// contacts active at y_from; the others keep y_from).
+  void projectedStepFrom(double alpha, bool active_only) {
+    const double* pf = readOnly(y_from);
+    const double* pgf = readOnly(g_from);
+    double* py = wo(y);
+    const int block = block_;
+#pragma omp parallel for schedule(static)
+    for (Index c = 0; c < contacts_; ++c) {
+      const Index i = block * c;
+      const double mu = cones().mu[static_cast<std::size_t>(c)];
+      const bool moves = !active_only || faceOf(block, mu, pf + i) != Face::Interior;
+      double z[3] = {0.0, 0.0, 0.0};
+      for (int k = 0; k < block; ++k) z[k] = moves ? pf[i + k] - alpha * pgf[i + k] : pf[i + k];
+      if (moves) {
+        if (block == 3) {
+          projectCoulombCone(mu, z[0], z[1], z[2]);
+        } else {
+          z[0] = std::max(z[0], 0.0);
+        }
+      }
+      for (int k = 0; k < block; ++k) py[i + k] = z[k];
+    }
+  }
+
+  /// q(y) - q(y_from) = (y - y_from).(g(y_from) + g(y)) / 2 (exact for a
+  /// quadratic), and a scale for its rounding, in one reduction.
+  std::array<double, 2> change() const {
+    const double* py = readOnly(y);
+    const double* pf = readOnly(y_from);
+    const double* pg = readOnly(g);
+    const double* pgf = readOnly(g_from);
+    double delta = 0.0, size = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : delta, size)
+    for (Index i = 0; i < n_; ++i) {
+      const double s = py[i] - pf[i];
+      delta += 0.5 * s * (pg[i] + pgf[i]);
+      size += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
+    }
+    return globalSums<2>(y, {delta, size});
+  }
+
+  /// ||A~|| by power iterations (start vector from global indices only).
+  double operatorNorm(int iterations) {
+    Vector v(map_, false), Av(map_, false);
+    {
+      double* pv = wo(v);
+      for (Index i = 0; i < n_; ++i) {
+        const auto gid = static_cast<double>(map_->getGlobalElement(static_cast<LocalOrdinal>(i)));
+        pv[i] = 1.0 + 0.5 * std::sin(1.0 + 0.7 * gid);
+      }
+    }
+    const double norm = v.norm2();
+    if (!(norm > 0.0)) return 1.0;
+    v.scale(1.0 / norm);
+    double estimate = 0.0;
+    for (int it = 0; it < iterations; ++it) {
+      applyScaled(v, Av);
+      estimate = Av.norm2();
+      if (!(estimate > 0.0) || !std::isfinite(estimate)) break;
+      v.update(1.0 / estimate, Av, 0.0);
+    }
+    return estimate > 0.0 && std::isfinite(estimate) ? estimate : 1.0;
+  }
+
+ private:
+  /// out = S v.
+  void scaleInto(const Vector& v, Vector& out) const {
+    const double* pv = readOnly(v);
+    double* po = wo(out);
+    const double* ps = metric_.scale.data();
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n_; ++i) po[i] = ps[i] * pv[i];
+  }
+
+  const QuadraticProgram& qp_;
+  DiagonalMetric metric_;
+  RCP<const Map> map_;
+  int block_;
+  Index contacts_;
+  Index n_;
+};
+
+SolveReport MprgpSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+  checkLayout(qp, gamma, "mprgp");
+  if (qp.cones.model != FrictionModel::Coulomb && qp.cones.model != FrictionModel::Frictionless) {
+    throw std::invalid_argument("mprgp: friction model '" + frictionModelName(qp.cones.model) +
+                                "' is not supported; expected coulomb or frictionless");
+  }
+  const double tol = scaledTolerance(settings_.tolerance);
+  MprgpRun run(qp, gamma);
+  Vector out(gamma.getMap(), false);
+  // fresh: g (and A_gamma) belong to the current y, so the report needs no product.
+  auto finish = [&](int iterations, bool fresh) {
+    run.unscaled(out);
+    if (fresh) {
+      return finishReport(name(), qp, out, run.A_gamma, gamma, iterations, run.applies, tol);
+    }
+    return finishReport(name(), qp, out, gamma, iterations, run.applies, tol);
+  };
+
+  run.startFrom(gamma);
+  run.freshGradient();
+  double residual = run.naturalResidualOriginal();
+  if (residual <= tol || settings_.max_iterations <= 0) return finish(0, true);
+
+  double first_alpha_bar = 0.0;  // from ||A~||, at the first projected step
+  // A projected step from (y_from, g_from): y = Pi_K(y_from - alpha_bar g_from)
+  // on all or on the active contacts, alpha_bar halved while q would rise;
+  // leaves g fresh. The halvings hold for one step: kept for good, rises at
+  // rounding level near the solution shrink alpha_bar until the projected
+  // steps stall (measured on the unit tests' Coulomb problems).
+  auto projected_step = [&](bool active_only) {
+    if (!(first_alpha_bar > 0.0)) {
+      first_alpha_bar = step_factor_ / run.operatorNorm(power_iterations_);
+    }
+    double alpha_bar = first_alpha_bar;
+    for (int attempt = 0;; ++attempt) {
+      run.projectedStepFrom(alpha_bar, active_only);
+      run.freshGradient();
+      const auto delta = run.change();
+      if (delta[0] <= 1e-12 * delta[1] || attempt >= kMaxStepHalvings) break;
+      alpha_bar *= 0.5;
+    }
+  };
+
+  bool conjugate = false;  // p holds the previous CG direction, Ap its image
+  double previous_pAp = 0.0;
+  bool recurred = false;  // g follows the recurrence since the last product A~y
+  int k = 0;
+  while (k < settings_.max_iterations) {
+    ++k;
+    const auto split = run.splitGradient();
+    if (split[1] <= gamma2_ * split[0]) {
+      // Proportional: conjugate gradients on the free contacts.
+      if (conjugate) {
+        const double phi_Ap = run.phi.dot(run.Ap);
+        run.p.update(1.0, run.phi, -phi_Ap / previous_pAp);
+      } else {
+        Tpetra::deep_copy(run.p, run.phi);
+      }
+      run.applyScaled(run.p, run.Ap);
+      const auto products = run.directionProducts();
+      const double pAp = products[0];
+      const double descent = products[1];
+      const double alpha_f = run.feasibleStep();
+      const double alpha_cg = pAp > 0.0 ? descent / pAp : kInf;
+      if (std::isfinite(alpha_cg) && alpha_cg <= alpha_f) {
+        run.moveAlongDirection(alpha_cg);
+        run.g.update(-alpha_cg, run.Ap, 1.0);
+        recurred = true;
+        conjugate = true;
+        previous_pAp = pAp;
+      } else if (!std::isfinite(alpha_f)) {
+        // q falls without bound along a ray inside K: stop, unconverged.
+        break;
+      } else {
+        bool accepted = false;
+        if (projected_cg_ && std::isfinite(alpha_cg)) {
+          // The projected CG step Pi_K(y - alpha_cg p), kept when it lowers q
+          // at least as much as the feasible step alone would.
+          Tpetra::deep_copy(run.y_from, run.y);
+          Tpetra::deep_copy(run.g_from, run.p);
+          run.projectedStepFrom(alpha_cg, false);
+          Tpetra::deep_copy(run.g_from, run.g);
+          run.freshGradient();
+          const double delta = run.change()[0];
+          accepted = delta <= -alpha_f * descent + 0.5 * alpha_f * alpha_f * pAp;
+          if (!accepted) {
+            Tpetra::deep_copy(run.y, run.y_from);
+            Tpetra::deep_copy(run.g, run.g_from);
+          }
+        }
+        if (!accepted) {
+          // Expansion: the feasible step, then a projected step with the full gradient.
+          run.moveAlongDirection(alpha_f);
+          run.g.update(-alpha_f, run.Ap, 1.0);
+          Tpetra::deep_copy(run.y_from, run.y);
+          Tpetra::deep_copy(run.g_from, run.g);
+          projected_step(false);
+        }
+        recurred = false;
+        conjugate = false;
+      }
+    } else {
+      // Proportioning: a projected step on the active contacts.
+      Tpetra::deep_copy(run.y_from, run.y);
+      Tpetra::deep_copy(run.g_from, run.g);
+      projected_step(true);
+      recurred = false;
+      conjugate = false;
+    }
+    residual = run.naturalResidualOriginal();
+    if (residual <= tol && recurred) {
+      run.freshGradient();
+      recurred = false;
+      conjugate = false;
+      residual = run.naturalResidualOriginal();
+    }
+    if (observing()) {
+      run.unscaled(out);
+      observe(k, out);
+    }
+    if (residual <= tol) return finish(k, true);
+  }
+  return finish(k, false);
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> makeMprgpSolver(const SolverSettings& settings) {
+  return std::make_unique<MprgpSolver>(settings);
+}
+
+}  // namespace grains::solver_detail
