@@ -1,4 +1,4 @@
-// Benchmarks of the constraint methods of seed 004 (single deepest point,
+// Benchmarks of the constraint methods of Palmer et al. (2025) (single deepest point,
 // LCP-MS multisphere, ReLCP) on the paper's test cases, printed as Markdown
 // tables for docs/relcp.md. Run `relcp_bench --help`.
 //   ellipsoids  section 4.2, Table 1: dt refinement of ReLCP and sub-sphere
@@ -75,8 +75,8 @@ std::vector<Body> ownedBodies(const BodyDomain& domain) {
 
 // ---------------------------------------------------------------- ellipsoids
 // Two ellipsoids of semi-axes (1, 1, 2) in the x-y plane, long axes rotated
-// 45 degrees, centres offset by `offset` (seed 004: 1) along x, pushed
-// together along y by unit forces, local drag xi = 1 (seed 004 section 4.2).
+// 45 degrees, centres offset by `offset` (Palmer et al. (2025): 1) along x, pushed
+// together along y by unit forces, local drag xi = 1 (Palmer et al. (2025) section 4.2).
 // They start 0.5 apart.
 std::vector<Body> twoEllipsoids(double offset) {
   const Quat q = Quat(Eigen::AngleAxisd(kPi / 4, Vec3::UnitZ())) *
@@ -249,7 +249,7 @@ int ellipsoids(RCP<const Comm> comm, const Options& o) {
 
 // ---------------------------------------------------------------- compaction
 // N ellipsoids (1, 1, 2) at 0.25 % volume fraction, random orientations, in
-// the field F = -x (|x| - sin|x|) / |x|^2 with local drag (seed 004 4.2),
+// the field F = -x (|x| - sin|x|) / |x|^2 with local drag (Palmer et al. (2025) 4.2),
 // compacted with ReLCP; then each method relaxes from there into its own
 // compacted state (--relax-steps) and is measured from that state.
 std::vector<Body> diluteEllipsoids(long n, unsigned seed) {
@@ -345,7 +345,7 @@ int compaction(RCP<const Comm> comm, const Options& o) {
     const ConstraintMethod method =
         count == 0 ? ConstraintMethod::Relcp : ConstraintMethod::Multisphere;
     const std::string label = count == 0 ? "ReLCP" : "LCP-MS " + std::to_string(count);
-    // Seed 004 Table 2 compares each simulation's final state. A union of
+    // Palmer et al. (2025) Table 2 compares each simulation's final state. A union of
     // inscribed sub-spheres is slimmer than the ellipsoid, so LCP-MS bodies
     // pack further than ReLCP left them; APGD makes the relaxation affordable
     // whichever solver is measured.

@@ -1,7 +1,7 @@
 #include "grains/constraint/multisphere_detection.hpp"
 
-#include "grains/neighbor/cell_list.hpp"
 #include "grains/core/parallel_loops.hpp"
+#include "grains/neighbor/cell_list.hpp"
 
 #include <mpi.h>
 

@@ -1,8 +1,8 @@
 #include "grains/dynamics/constraint_strategy.hpp"
 
+#include "grains/core/parallel_loops.hpp"
 #include "grains/geometry/contact_geometry.hpp"
 #include "grains/parallel/mpi_utils.hpp"
-#include "grains/core/parallel_loops.hpp"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 // pair of sub-spheres within the envelope (or the buffer) is a constraint.
 #include "constraint_method_factories.hpp"
 #include "grains/constraint/multisphere_detection.hpp"
+#include "grains/core/parallel_loops.hpp"
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/geometry/multisphere.hpp"
-#include "grains/core/parallel_loops.hpp"
 
 #include <limits>
 

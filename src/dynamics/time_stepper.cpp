@@ -1,9 +1,9 @@
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "grains/core/parallel_loops.hpp"
 #include "grains/dynamics/intermediate_configuration.hpp"
 #include "grains/dynamics/motion_bound.hpp"
 #include "grains/parallel/mpi_utils.hpp"
-#include "grains/core/parallel_loops.hpp"
 
 #include <Tpetra_Import.hpp>
 

@@ -1,5 +1,5 @@
 // Contacts of ellipsoids: the minimum shared-normal signed separation
-// ("deepest point", seed 004 section 2.5) against ellipsoids, spheres,
+// ("deepest point", Palmer et al. (2025) section 2.5) against ellipsoids, spheres,
 // spherocylinders and walls.
 //
 // An ellipsoid with centre c, rotation R and semi-axes (a, b, c) has the shape

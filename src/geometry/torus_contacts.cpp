@@ -1,6 +1,6 @@
 // Contacts of tori (rings): all points within the tube radius r of a centre
 // circle of radius R. The surface is the circle's offset surface, so the
-// shared-normal signed separation ("deepest point", seed 004 section 2.5)
+// shared-normal signed separation ("deepest point", Palmer et al. (2025) section 2.5)
 // against another tube or a sphere is the distance between the closest points
 // of the centre curves minus the radii, along the line joining them. A ring is
 // not convex: the distance along the circle can have several local minima (a

@@ -1,7 +1,7 @@
 #include "grains/neighbor/cell_list.hpp"
 
-#include "grains/geometry/contact_geometry.hpp"
 #include "grains/core/parallel_loops.hpp"
+#include "grains/geometry/contact_geometry.hpp"
 
 #include <algorithm>
 #include <array>

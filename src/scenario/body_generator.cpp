@@ -107,7 +107,7 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
   for (const ExplicitBody& e : config.extra_bodies) {
     bodies.push_back(explicitBody(e, static_cast<GlobalId>(bodies.size())));
   }
-  // Only rods grow (seed 004 section 4.3); generated and explicit alike.
+  // Only rods grow (Palmer et al. (2025) section 4.3); generated and explicit alike.
   for (Body& b : bodies) {
     if (b.shape == ShapeKind::Spherocylinder) b.growth_rate = config.growth.rate;
   }

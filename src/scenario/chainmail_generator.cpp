@@ -1,4 +1,4 @@
-// Chainmail (seed 004 section 4.4, Fig. 6a): a 2D lattice of interlaced rings.
+// Chainmail (Palmer et al. (2025) section 4.4, Fig. 6a): a 2D lattice of interlaced rings.
 // Flat rings (axis z) sit at (2.9 i, 2.9 j, 0) R; each pair of x-neighbours is
 // linked by a standing ring in the x-z plane (axis y) centred at their
 // midpoint, each pair of y-neighbours by one in the y-z plane (axis x). A

@@ -1,14 +1,13 @@
-// Tresca-to-Coulomb fixed point (seed 002 §3.1, last paragraph; seed 001 §6):
-// friction bounds that depend on the normal impulse are frozen at an estimate,
-// the resulting fixed-bounds problem (box or cylinder) is solved by the inner
-// solver, the estimate is replaced by the new normal impulses, and so on until
-// the bounds stop changing:
+// Tresca-to-Coulomb fixed point (Preclik et al. (2009) §3.1, last paragraph; Heyn et al. (2013)
+// §6): friction bounds that depend on the normal impulse are frozen at an estimate, the resulting
+// fixed-bounds problem (box or cylinder) is solved by the inner solver, the estimate is replaced by
+// the new normal impulses, and so on until the bounds stop changing:
 //   gtilde_n^(0) = max(gamma_n(warm start), 0)       (0: the first solve is frictionless)
 //   gamma^(k)    = argmin 1/2 g^T A g + b^T g  s.t. g in K(mu gtilde_n^(k-1))
 //   gtilde_n^(k) = max(gamma_n^(k), 0)
 // The fixed point is Coulomb friction with the unrelaxed normal condition
-// (seed 002 eq. 12 without the mu |v_t| term), which differs from the cone QP
-// of seed 001 eq. 10 at sliding contacts. The reported residual is that of
+// (Preclik et al. (2009) eq. 12 without the mu |v_t| term), which differs from the cone QP
+// of Heyn et al. (2013) eq. 10 at sliding contacts. The reported residual is that of
 // the quasi-variational problem: the natural residual with the bounds taken
 // from the returned iterate, so it is small only when the inner problem is
 // solved and the bounds are consistent.

@@ -1,5 +1,5 @@
 #pragma once
-// The MINRES loop of GPMINRES (seed 001 §4.2, Algorithm GPMINRES lines
+// The MINRES loop of GPMINRES (Heyn et al. (2013) §4.2, Algorithm GPMINRES lines
 // (20)-(47)) as a Belos status test, and the method's options. Internal to
 // src/solver; used by gpminres_solver.cpp.
 #include "restricted_operator.hpp"
@@ -94,7 +94,7 @@ class MinresLoopControl final : public BelosStatusTest {
   void reset() override { status_ = Belos::Undefined; }
   void print(std::ostream& os, int indent) const override {
     os << std::string(static_cast<std::size_t>(std::max(indent, 0)), ' ')
-       << "GPMINRES subproblem control (seed 001 eq. 20): eta2 = " << eta2_
+       << "GPMINRES subproblem control (Heyn et al. (2013) eq. 20): eta2 = " << eta2_
        << ", budget = " << budget_ << "\n";
   }
 

@@ -1,4 +1,4 @@
-// Gradient projection with MINRES subspace minimisation ("gpminres"), seed 001
+// Gradient projection with MINRES subspace minimisation ("gpminres"), Heyn et al. (2013)
 // (Heyn, Anitescu, Tasora, Negrut) §4.2, Algorithm GPMINRES, for separable
 // bounds l <= gamma <= u (frictionless: [0, inf); box: per-unknown intervals).
 // One outer iteration k (the reported iteration count) is:

@@ -1,4 +1,4 @@
-// Projected Jacobi ("jacobi"), the Chrono::Engine scheme of seed 001 §4.1, eq. 12:
+// Projected Jacobi ("jacobi"), the Chrono::Engine scheme of Heyn et al. (2013) §4.1, eq. 12:
 //   gt^{r+1} = g^r - omega B (A g^r + b)
 //   gh^{r+1} = Pi_K(gt^{r+1})
 //   g^{r+1}  = lambda gh^{r+1} + (1 - lambda) g^r
@@ -6,7 +6,7 @@
 // contact's 1 or 3 unknowns): eta_i = 1 / Trace(D_i^T M^-1 D_i), the trace of
 // the contact's diagonal block of A (for a frictionless contact its single
 // diagonal entry, so omega = 1 is the classical Jacobi step).
-// Sign: seed 001 eq. 12 prints "g^r + omega B [N g^r + r]"; the step must go
+// Sign: Heyn et al. (2013) eq. 12 prints "g^r + omega B [N g^r + r]"; the step must go
 // down the gradient A g + b of the objective, so we subtract (with "+" the
 // iteration climbs and diverges). This is the form Chrono actually uses.
 // Because B is a multiple of the identity on each contact block, the Euclidean
@@ -65,7 +65,7 @@ class JacobiSolver final : public Solver {
 };
 
 /// eta per local contact: 1 / Trace of the contact's diagonal block of A
-/// (seed 001 §4.1). A block with zero trace (a contact that touches nothing,
+/// (Heyn et al. (2013) §4.1). A block with zero trace (a contact that touches nothing,
 /// A's rows are zero there) gets the smallest step of the problem.
 std::vector<double> contactEtas(const QuadraticProgram& qp, const Vector& like) {
   const std::vector<double> diagonal = localDiagonal(qp);

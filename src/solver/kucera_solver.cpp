@@ -1,5 +1,5 @@
 // Kucera's method ("kucera"): proportioning, expansion and conjugate gradient
-// steps for separable bounds, seed 001 (Heyn, Anitescu, Tasora, Negrut) §4.4,
+// steps for separable bounds, Heyn et al. (2013) (Heyn, Anitescu, Tasora, Negrut) §4.4,
 // Algorithm KUCERA, written for intervals l <= gamma <= u (frictionless:
 // [0, inf); box: per-unknown intervals) instead of gamma >= 0:
 //   free set F = {l < gamma < u}, active set A = the rest (also l = u);

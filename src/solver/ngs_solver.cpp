@@ -17,7 +17,7 @@
 //   friction, box models (box; pyramid): each tangential row by the scalar
 //             projected update g_k <- clamp(g_k - omega (A g + b)_k / (A_cc)_kk, -r, r).
 // Radius r = mu * normal_bound for the fixed-bound models box and cylinder
-// (a Tresca problem: the contact QP of seed 002 eq. 10 with a cylinder or box
+// (a Tresca problem: the contact QP of Preclik et al. (2009) eq. 10 with a cylinder or box
 // set, whose unique fixed point this iteration converges to).
 //
 // Coulomb and pyramid: the registry lists only frictionless, box and cylinder
@@ -26,7 +26,7 @@
 // The reason: with r = mu * g_n (bounds adapted continuously inside the
 // sweep, §3.1 last paragraph) the fixed point of this iteration satisfies the
 // unrelaxed normal complementarity 0 <= g_n _|_ (A g + b)_n >= 0, i.e.
-// Coulomb friction, not the cone QP of seed 002 eq. 10 whose normal condition
+// Coulomb friction, not the cone QP of Preclik et al. (2009) eq. 10 whose normal condition
 // (eq. 12) carries the extra mu |(A g + b)_t| at sliding contacts; the natural
 // residual of the cone (or pyramid) QP does not vanish there. A Solver
 // created without a model (SolverRegistry::create(name, settings)) and given

@@ -1,7 +1,7 @@
 #pragma once
 // The reduced Hessian of an active-set method applied to full-length vectors:
 //   y = alpha * Z Z^T A Z Z^T x + beta * y,
-// Z the columns of the identity of the free unknowns (seed 001 §4.2,
+// Z the columns of the identity of the free unknowns (Heyn et al. (2013) §4.2,
 // A_k = Z_k^T N Z_k of eq. (19)). Multiplying by Z Z^T zeroes the active
 // entries, so a Krylov solver started from a masked right-hand side stays in
 // the free subspace without ever building the reduced vectors. Internal to src/solver.

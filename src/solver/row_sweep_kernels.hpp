@@ -1,10 +1,10 @@
 #pragma once
 // Row-wise machinery of the Gauss-Seidel solvers (pgs, ngs) on the factored
 // operator A = scale * D^T W D + reg * I (internal to src/solver):
-//   du = W D gamma                                   (velocity change, seed 000 eq. 30)
+//   du = W D gamma                                   (velocity change, Lacoursiere (2013) eq. 30)
 //   (A gamma + b)_i = b_i + scale * D^T_i du + reg * gamma_i
-//   d_ii = scale * D^T_i W D_i + reg                 (seed 000 eqs. 31-35)
-//   du_b <- du_b + W_b (D^T_ib)^T dgamma_i            (seed 000 Alg. 2.1 lines 13-15)
+//   d_ii = scale * D^T_i W D_i + reg                 (Lacoursiere (2013) eqs. 31-35)
+//   du_b <- du_b + W_b (D^T_ib)^T dgamma_i            (Lacoursiere (2013) Alg. 2.1 lines 13-15)
 // Parallel scheme: Gauss-Seidel inside a rank, Jacobi between ranks. du is
 // recomputed globally at the start of each sweep (RowSweep::velocities); during
 // a sweep a rank only sees its own updates of ghost bodies. With mass splitting
@@ -33,7 +33,7 @@ struct LocalRows {
 void applyMobility(const std::vector<BodyMobility>& mobility, double* du);
 
 /// d_ii = scale * D^T_i (k W) (D^T_i)^T + reg for every local row, k = split[body]
-/// (seed 000 eqs. 31-35).
+/// (Lacoursiere (2013) eqs. 31-35).
 std::vector<double> rowDiagonals(const LocalRows& rows, RowIndex n_rows, const FactoredOperator& F,
                                  const std::vector<double>& split);
 
@@ -56,7 +56,7 @@ inline double rowDot(const LocalRows& rows, RowIndex i, const double* du) {
   return sum;
 }
 
-/// du_b += k_b W_b (D^T_ib)^T dgamma for the bodies of row i (seed 000 eq. 30;
+/// du_b += k_b W_b (D^T_ib)^T dgamma for the bodies of row i (Lacoursiere (2013) eq. 30;
 /// k_b = split[b], the mass-splitting factor).
 inline void scatterRow(const LocalRows& rows, RowIndex i, double dgamma,
                        const std::vector<BodyMobility>& mobility, const std::vector<double>& split,
@@ -118,7 +118,7 @@ class RowSweep {
   RCP<Vector> u_col_;
 };
 
-/// Result of the disc subproblem of seed 002 eq. 14.
+/// Result of the disc subproblem of Preclik et al. (2009) eq. 14.
 struct DiscSolution {
   Eigen::Vector2d x = Eigen::Vector2d::Zero();
   bool interior = false;  ///< the unconstrained minimiser lies in the disc (static contact)
@@ -131,7 +131,7 @@ struct DiscSolution {
 };
 
 /// argmin_{|x| <= radius} 1/2 x^T A x + b^T x for a symmetric positive
-/// semi-definite 2x2 A (seed 002 eqs. 14-16): the unconstrained solution by
+/// semi-definite 2x2 A (Preclik et al. (2009) eqs. 14-16): the unconstrained solution by
 /// Cramer's rule; if it lies outside the disc, Newton's method on the polar
 /// angle (eq. 16), started at the projection of the unconstrained solution,
 /// with at most max_newton iterations; a safeguarded solve of the secular

@@ -50,7 +50,7 @@ struct SeparableBounds {
     if (v >= upper[i]) return gradient <= 0.0;
     return false;
   }
-  /// Projected gradient of seed 001 eq. (14), extended to upper bounds.
+  /// Projected gradient of Heyn et al. (2013) eq. (14), extended to upper bounds.
   double projectedGradient(std::size_t i, double v, double gradient) const {
     if (lower[i] == upper[i]) return 0.0;
     if (v <= lower[i]) return std::min(gradient, 0.0);

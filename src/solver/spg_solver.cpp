@@ -1,5 +1,5 @@
 // Preconditioned spectral projected gradient with fallback ("spg"), P-SPG-FB of
-// seed 001 §4.3 (Algorithm P-SPG-FB, lines 1-27, with eqs. 22-24):
+// Heyn et al. (2013) §4.3 (Algorithm P-SPG-FB, lines 1-27, with eqs. 22-24):
 //   (1-2)   g0 = Pi_K(g0), gradient g = A g0 + b, f = q(g0)
 //   (4-5)   d = Pi_K(gamma - a P^-1 g) - gamma
 //   (6-7)   if <d, g> >= 0: d = Pi_K(gamma - a g) - gamma   (unpreconditioned)

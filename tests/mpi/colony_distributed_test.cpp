@@ -1,5 +1,5 @@
 // Run under mpirun with 1, 2 and 3 ranks: a colony grown from one cell
-// (seed 004 section 4.3) has the same cells, with the same unique ids and the
+// (Palmer et al. (2025) section 4.3) has the same cells, with the same unique ids and the
 // same positions, on any rank count, while repartitioning spreads it from the
 // first rank's region over all ranks (compared against a one-rank run on a
 // sub-communicator of rank 0).

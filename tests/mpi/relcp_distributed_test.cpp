@@ -1,4 +1,4 @@
-// Run under mpirun with 1, 2 and 3 ranks: ReLCP (seed 004 eq. 24) on rods
+// Run under mpirun with 1, 2 and 3 ranks: ReLCP (Palmer et al. (2025) eq. 24) on rods
 // compacting under a radial field gives the same motion on any rank count,
 // including the recursions' constraints between bodies of different ranks
 // (compared against a one-rank run on a sub-communicator of rank 0).

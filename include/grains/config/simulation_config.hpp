@@ -1,9 +1,9 @@
 #pragma once
 // The validated, typed form of a scenario's YAML config. Every field has the
 // default documented in docs/config.md.
+#include "grains/constraint/force_field.hpp"
 #include "grains/core/body.hpp"
 #include "grains/core/types.hpp"
-#include "grains/constraint/force_field.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/dynamics/constraint_method.hpp"
 #include "grains/dynamics/rest_tolerance.hpp"
@@ -18,8 +18,8 @@
 
 namespace grains {
 
-/// Inertial: Newton's laws (seed 004 eqs. 3-6). Overdamped: velocities follow
-/// from forces through a local-drag mobility (seed 004 eqs. 7-9, eq. 27).
+/// Inertial: Newton's laws (Palmer et al. (2025) eqs. 3-6). Overdamped: velocities follow
+/// from forces through a local-drag mobility (Palmer et al. (2025) eqs. 7-9, eq. 27).
 enum class DynamicsKind : int { Inertial = 0, Overdamped = 1 };
 
 struct SimulationSection {
@@ -29,7 +29,7 @@ struct SimulationSection {
   std::optional<double> end_time;        ///< [s]
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< [m/s^2]
   unsigned long seed = 12345;            ///< random generators
-  /// Overdamped: drag coefficient xi of the local-drag mobility (seed 004
+  /// Overdamped: drag coefficient xi of the local-drag mobility (Palmer et al. (2025)
   /// eq. 27: U = F / (xi l), Omega = 12 T / (xi l^3), l the body length) [N s/m^2].
   double drag = 1.0;
   /// Monolayer: bodies move in the x-y plane only (no z velocity, rotation
@@ -84,11 +84,11 @@ struct ContactSection {
   double rolling_friction = 0.0;
   double spinning_friction = 0.0;
   double envelope = 0.0;  ///< speculative contact distance [m]; 0 = 0.1 * max radius
-  /// Lacoursiere's SPOOK regularisation (seed 000 eqs. 17-21): damping
+  /// Lacoursiere's SPOOK regularisation (Lacoursiere (2013) eqs. 17-21): damping
   /// d = tau / dt in steps (> 0) and compliance eps [m/N] (>= 0).
   double damping_steps = 4.0;
   double compliance = 0.0;
-  /// How non-spherical pairs are constrained (seed 004 sections 2.5 and 3).
+  /// How non-spherical pairs are constrained (Palmer et al. (2025) sections 2.5 and 3).
   ConstraintMethod method = ConstraintMethod::Single;
   int subspheres = 7;  ///< multisphere: sub-spheres per body (>= 1; odd for ellipsoids)
   /// multisphere: also constrain sub-sphere pairs closer than this multiple
@@ -107,7 +107,7 @@ struct ContactSection {
   bool predict_contacts = true;
 };
 
-/// Growing and dividing rods (seed 004 section 4.3; docs/colony.md). Applies
+/// Growing and dividing rods (Palmer et al. (2025) section 4.3; docs/colony.md). Applies
 /// to spherocylinders: the tip-to-tip length l grows as dl/dt = rate * l, and
 /// a cell whose l reaches division_length splits into two daughters of
 /// length l / 2 end to end, each turned by a uniform random angle in

@@ -1,5 +1,5 @@
 #pragma once
-// How a body moves under applied forces, for both laws of motion of seed 004
+// How a body moves under applied forces, for both laws of motion of Palmer et al. (2025)
 // section 2.2: inertial (u+ = u + dt M^-1 F, eq. 5) and overdamped with a
 // local-drag mobility (U = M F, eq. 8, with the block of eq. 27).
 #include "grains/constraint/force_field.hpp"
@@ -14,7 +14,7 @@ using Twist = Eigen::Matrix<double, 6, 1>;  ///< (u, omega) of one body, world f
 
 struct MotionModel {
   bool overdamped = false;
-  /// Overdamped drag coefficient xi [N s/m^2] (seed 004 eq. 27).
+  /// Overdamped drag coefficient xi [N s/m^2] (Palmer et al. (2025) eq. 27).
   double drag = 1.0;
   Vec3 gravity = Vec3::Zero();  ///< [m/s^2]; a force m g in both laws
   ForceFieldSection force_field;
@@ -29,12 +29,12 @@ inline void projectPlanar(Twist& u) {
   u[4] = 0.0;
 }
 
-/// The length l of seed 004 eq. 27: the body's largest extent (sphere and
+/// The length l of Palmer et al. (2025) eq. 27: the body's largest extent (sphere and
 /// ellipsoid: largest diameter, spherocylinder: tip to tip, torus: outer
 /// diameter, cylinder: max(height, diameter)).
 double dragLength(const Body& b);
 
-/// Force of the field at x (seed 004 sections 4.2 and 4.4).
+/// Force of the field at x (Palmer et al. (2025) sections 4.2 and 4.4).
 Vec3 forceFieldAt(const ForceFieldSection& field, const Vec3& x);
 
 /// Gravity, the body's constant external force and the force field [N].
@@ -56,7 +56,7 @@ Twist freeVelocity(const Body& b, const MotionModel& model, double dt);
 /// q <- exp(dt omega / 2) q for a world-frame angular velocity omega.
 Quat advanceOrientation(const Quat& q, const Vec3& omega, double dt);
 
-/// A copy of b moved by dt with twist u (semi-implicit update, seed 004 eq. 9).
+/// A copy of b moved by dt with twist u (semi-implicit update, Palmer et al. (2025) eq. 9).
 Body movedBody(const Body& b, const Twist& u, double dt);
 
 }  // namespace grains

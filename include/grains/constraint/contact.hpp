@@ -38,7 +38,7 @@ struct Contact {
   ContactGeometry geometry;
   double mu = 0.0;
   /// 0: found at the start of the step; i > 0: appended by ReLCP recursion i,
-  /// with geometry pulled back to the start configuration (seed 004 eq. 22).
+  /// with geometry pulled back to the start configuration (Palmer et al. (2025) eq. 22).
   int generation = 0;
 
   bool isWall() const { return wall >= 0; }

@@ -1,16 +1,16 @@
 #pragma once
-// Assembly of the contact QP of one time step. Inertial (seed 001 eqs. 4-10,
-// seed 004 eq. 17), with gamma the contact impulse over the step [N s]:
+// Assembly of the contact QP of one time step. Inertial (Heyn et al. (2013) eqs. 4-10,
+// Palmer et al. (2025) eq. 17), with gamma the contact impulse over the step [N s]:
 //   u+ = u_free + W D gamma,   u_free = u + dt W F,
 //   w  = A gamma + b = (gap after the step) >= 0  complementary to gamma_n >= 0,
 //   A  = dt D^T W D + eps I,   b = phi_eff + dt D^T u_free  (tangent rows: no gap).
 // phi_eff is the exact gap for speculative contacts (gap >= 0) and the SPOOK
-// relaxed gap 4/(1+4d) * gap for overlaps (seed 000 eq. 21, d = tau/dt);
+// relaxed gap 4/(1+4d) * gap for overlaps (Lacoursiere (2013) eq. 21, d = tau/dt);
 // eps = 4 c / (dt (1 + 4 d)) is SPOOK's compliance in gap-per-impulse units.
-// Overdamped (seed 004 eq. 18): the same form with W the local-drag mobility,
+// Overdamped (Palmer et al. (2025) eq. 18): the same form with W the local-drag mobility,
 // u_free = W F and gamma the contact force [N]; gaps enter unrelaxed.
 // Constraints appended by ReLCP (Contact::generation > 0) carry an effective
-// gap already (seed 004 eq. 24) and are never relaxed either.
+// gap already (Palmer et al. (2025) eq. 24) and are never relaxed either.
 #include "grains/constraint/assembly_maps.hpp"
 #include "grains/constraint/body_motion.hpp"
 #include "grains/constraint/contact.hpp"

@@ -4,7 +4,7 @@
 
 namespace grains {
 
-/// A smooth body-force field F(x) on every body's centre (seed 004 sections
+/// A smooth body-force field F(x) on every body's centre (Palmer et al. (2025) sections
 /// 4.2 and 4.4): compaction F = -s x (|x| - sin|x|) / |x|^2, extension its
 /// negative, with x measured from `center`.
 enum class ForceFieldKind : int { None = 0, RadialCompaction = 1, RadialExtension = 2 };

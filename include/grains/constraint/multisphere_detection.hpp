@@ -1,5 +1,5 @@
 #pragma once
-// LCP-MS constraint generation (seed 004 sections 2.5 and 4.2): every body is
+// LCP-MS constraint generation (Palmer et al. (2025) sections 2.5 and 4.2): every body is
 // a union of sub-spheres (grains/geometry/multisphere.hpp) and each pair of
 // sub-spheres of neighbouring bodies within the envelope is one sphere-sphere
 // constraint acting on the parent bodies. Walls constrain every sub-sphere.
@@ -19,7 +19,7 @@ struct MultisphereSettings {
   /// Besides the pairs within the envelope, constrain the sub-sphere pairs
   /// whose gap is below buffer x (r_i + r_j), and sub-spheres closer to a wall
   /// than buffer x 2 r_i: the collision buffer relative to the radii of
-  /// SimToolBox (colBuf), the code seed 004's LCP-MS ran in.
+  /// SimToolBox (colBuf), the code in which Palmer et al. (2025) ran LCP-MS.
   double buffer = 0.0;
 };
 

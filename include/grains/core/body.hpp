@@ -33,9 +33,9 @@ struct Body {
   Vec3 velocity = Vec3::Zero();          ///< world frame [m/s]
   Vec3 angular_velocity = Vec3::Zero();  ///< world frame [rad/s]
   /// Constant applied force on the centre of mass (world frame) [N], on top
-  /// of gravity and force fields (e.g. seed 004 section 4.2's unit forces).
+  /// of gravity and force fields (e.g. Palmer et al. (2025) section 4.2's unit forces).
   Vec3 external_force = Vec3::Zero();
-  /// Growth of spherocylinders (seed 004 section 4.3): rate g of dl/dt = g l
+  /// Growth of spherocylinders (Palmer et al. (2025) section 4.3): rate g of dl/dt = g l
   /// for the tip-to-tip length l [1/s]; 0 = the body does not grow.
   double growth_rate = 0.0;
   /// Divisions between the initial body and this one (0 for initial bodies).

@@ -1,5 +1,5 @@
 #pragma once
-// Growing and dividing rods (seed 004 section 4.3; docs/colony.md).
+// Growing and dividing rods (Palmer et al. (2025) section 4.3; docs/colony.md).
 //
 // The tip-to-tip length l of a growing spherocylinder is a prescribed degree
 // of freedom: dl/dt = g l, so l(t + dt) = l(t) e^{g dt} is known before the

@@ -1,5 +1,5 @@
 #pragma once
-// The configuration a step would reach with given velocities (seed 004's
+// The configuration a step would reach with given velocities (Palmer et al. (2025),
 // intermediate configuration C_i, eqs. 20 and 24), for every body this rank
 // sees: owned bodies move with their own velocities, ghosts with velocities
 // imported from their owners (the halo refresh of each ReLCP recursion). The

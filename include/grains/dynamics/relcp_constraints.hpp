@@ -1,5 +1,5 @@
 #pragma once
-// Constraint generation of one ReLCP recursion (seed 004 section 3.1).
+// Constraint generation of one ReLCP recursion (Palmer et al. (2025) section 3.1).
 #include "grains/constraint/contact.hpp"
 #include "grains/dynamics/intermediate_configuration.hpp"
 
@@ -9,7 +9,7 @@ namespace grains {
 
 /// Turns the overlaps found at the intermediate configuration C_i (contacts
 /// whose geometry was measured on config.bodies()) into constraints of the
-/// start configuration (seed 004 eqs. 21-22): the normal and the lever arms
+/// start configuration (Palmer et al. (2025) eqs. 21-22): the normal and the lever arms
 /// are those at C_i (the gradient at C_i), applied to the bodies where they
 /// stand at the start of the step (points shifted back by each body's
 /// displacement); the gap becomes the effective one

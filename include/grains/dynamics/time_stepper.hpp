@@ -1,9 +1,9 @@
 #pragma once
-// One non-smooth time step, inertial (seed 001 eqs. 4-10; seed 004 eq. 17)
-// or overdamped (seed 004 eqs. 9 and 18): migrate + halo, constraint
+// One non-smooth time step, inertial (Heyn et al. (2013) eqs. 4-10; Palmer et al. (2025) eq. 17)
+// or overdamped (Palmer et al. (2025) eqs. 9 and 18): migrate + halo, constraint
 // generation (single deepest point, multisphere, or ReLCP's recursion of
-// seed 004 eqs. 20-26), QP assembly, solve, velocity update, semi-implicit
-// position/orientation update (seed 001 eq. 8, seed 004 eq. 9).
+// Palmer et al. (2025) eqs. 20-26), QP assembly, solve, velocity update, semi-implicit
+// position/orientation update (Heyn et al. (2013) eq. 8, Palmer et al. (2025) eq. 9).
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/warm_start.hpp"

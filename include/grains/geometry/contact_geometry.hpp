@@ -52,7 +52,7 @@ ContactGeometry spherocylinderSphere(const Body& capsule, const Vec3& center, do
 ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule);
 
 // Smooth non-spherical shapes. Every function returns the minimum
-// shared-normal signed separation ("deepest point", seed 004 section 2.5):
+// shared-normal signed separation ("deepest point", Palmer et al. (2025) section 2.5):
 // points on both surfaces whose outward normals are opposite, the normal
 // from a to b, gap = (point_b - point_a) . normal (negative when overlapping,
 // then the minimum translation that separates the pair); for a non-convex

@@ -1,6 +1,6 @@
 #pragma once
 // Multisphere decompositions: each body as a rigid cluster of spheres, for
-// the multisphere constraint method (LCP-MS, seed 004 section 4.2), where
+// the multisphere constraint method (LCP-MS, Palmer et al. (2025) section 4.2), where
 // constraints are placed between nearby sub-spheres of opposing bodies.
 #include "grains/core/body.hpp"
 

@@ -56,7 +56,7 @@ struct ShapeTraits {
   Vec3 (*inertia)(const ShapeSize&, double mass);
   /// Largest distance from the centre to the surface (neighbour search, spacing).
   double (*bounding_radius)(const ShapeSize&);
-  /// The length l of the overdamped drag (seed 004 eq. 27): tip to tip.
+  /// The length l of the overdamped drag (Palmer et al. (2025) eq. 27): tip to tip.
   double (*drag_length)(const ShapeSize&);
   /// Multisphere decomposition (multisphere.hpp); nullptr: the shape has none.
   std::vector<SubSphere> (*sub_spheres)(const Body&, int count);

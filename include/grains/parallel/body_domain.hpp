@@ -4,10 +4,10 @@
 // partition space (Zoltan2), move bodies to their owners and refresh ghosts;
 // refreshGhosts() is the one reusable halo routine. All point-to-point traffic
 // goes through the sparse (NBX) exchange on a private duplicate communicator.
-#include "grains/parallel/parallel_settings.hpp"
 #include "grains/core/body.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/parallel/box_decomposition.hpp"
+#include "grains/parallel/parallel_settings.hpp"
 #include "grains/parallel/sparse_exchange.hpp"
 
 #include <mpi.h>

@@ -1,10 +1,10 @@
 #pragma once
 // Geometric partitioning of the bodies with Zoltan2 (multi-jagged, optionally
 // as recursive coordinate bisection), weighted by per-body work.
-#include "grains/parallel/parallel_settings.hpp"
 #include "grains/core/body.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/parallel/box_decomposition.hpp"
+#include "grains/parallel/parallel_settings.hpp"
 
 #include <vector>
 

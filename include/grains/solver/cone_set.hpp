@@ -1,6 +1,6 @@
 #pragma once
 // The feasible set K of the contact QP: a product of one set per contact,
-// chosen by the friction model (seed 002 Table 1).
+// chosen by the friction model (Preclik et al. (2009) Table 1).
 #include "grains/linalg/tpetra_types.hpp"
 
 #include <algorithm>

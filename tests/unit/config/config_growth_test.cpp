@@ -1,4 +1,4 @@
-// Colony keys (seed 004 section 4.3): simulation.planar and the growth
+// Colony keys (Palmer et al. (2025) section 4.3): simulation.planar and the growth
 // section: defaults, parsing, overrides, round trip, errors naming key, value
 // and expectation, and the growth rate handed to the generated rods.
 #include <gtest/gtest.h>

@@ -308,7 +308,7 @@ TEST(ConfigShapes, SchemaSummaryListsTheNewKeys) {
 namespace grains {
 namespace {
 
-// A scenario made only of extra bodies (seed 004's two ellipsoids) sets
+// A scenario made only of extra bodies (the two ellipsoids of Palmer et al. (2025)) sets
 // bodies.generator.count to 0; without extra bodies that is an error.
 TEST(ConfigShapes, ZeroGeneratedBodiesOnlyWithExtraBodies) {
   std::string yaml = kBase;

@@ -1,4 +1,4 @@
-// Growing and dividing rods (seed 004 section 4.3, grains/dynamics/growth.hpp):
+// Growing and dividing rods (Palmer et al. (2025) section 4.3, grains/dynamics/growth.hpp):
 // exponential length, unique ids, division conserving the extent, growth
 // entering the contact solve as a prescribed velocity (a cell growing against
 // a wall), and a deterministic two-cell colony.
@@ -14,7 +14,7 @@
 namespace grains {
 namespace {
 
-// Seed 004 section 4.3: diameter 0.5, tip-to-tip l0 = 2.
+// Palmer et al. (2025) section 4.3: diameter 0.5, tip-to-tip l0 = 2.
 Body cell(GlobalId gid, const Vec3& position, const Vec3& axis, double rate = 1.0) {
   Body b = makeSpherocylinder(gid, 0.25, 0.75, 1.0, position, axis);
   b.growth_rate = rate;

@@ -1,5 +1,5 @@
-// Overdamped local-drag dynamics (seed 004 eqs. 9 and 27) and the ReLCP
-// recursion (seed 004 eqs. 20-26) on spherocylinders against a floor: the
+// Overdamped local-drag dynamics (Palmer et al. (2025) eqs. 9 and 27) and the ReLCP
+// recursion (Palmer et al. (2025) eqs. 20-26) on spherocylinders against a floor: the
 // single deepest-point constraint lets a falling rod's free end sink through
 // the floor at a large step, ReLCP does not, and ReLCP reduces to one LCP at
 // small steps.
@@ -33,7 +33,7 @@ StepperSettings overdamped(double dt, ConstraintMethod method) {
   return s;
 }
 
-// Inertial ReLCP under gravity at a long step (seed 004 eq. 26).
+// Inertial ReLCP under gravity at a long step (Palmer et al. (2025) eq. 26).
 StepperSettings inertialRelcp(double envelope, double overlap_tolerance) {
   StepperSettings s;
   s.assembly.dt = 0.02;
@@ -79,7 +79,7 @@ TEST(Overdamped, FreeBodyDriftsWithLocalDragMobility) {
   s.assembly.motion.drag = 2.0;
   TimeStepper stepper(s, {}, makeSolver());
   stepper.step(domain, 0);
-  const double length = 2.0 * (0.9 + 0.1);  // tip to tip, seed 004 eq. 27's l
+  const double length = 2.0 * (0.9 + 0.1);  // tip to tip, Palmer et al. (2025) eq. 27's l
   const Vec3 expected = Vec3(1, 2, 3) + 0.1 * rod.external_force / (2.0 * length);
   EXPECT_NEAR((domain.bodies()[0].position - expected).norm(), 0.0, 1e-14);
   EXPECT_NEAR(domain.bodies()[0].velocity.x(), 0.5 / (2.0 * length), 1e-14);
@@ -102,7 +102,7 @@ TEST(Overdamped, RodLyingOnTheFloorCarriesTheForce) {
   EXPECT_NEAR(b.velocity.norm(), 0.0, 1e-9);
 }
 
-// The seed 004 figure 2 mechanism: the constraint at the lower cap leaves the
+// The Palmer et al. (2025) figure 2 mechanism: the constraint at the lower cap leaves the
 // rotation unconstrained, and at a large step the free end swings through the
 // floor. ReLCP adds a constraint where the reached configuration overlaps.
 TEST(Relcp, LargeStepSingleConstraintSinksReLcpDoesNot) {
@@ -200,7 +200,7 @@ TEST(Relcp, StopsAtMaxRecursionsAndSaysSo) {
   EXPECT_GT(report.max_true_overlap, 0.05);
 }
 
-// Inertial ReLCP (seed 004 eq. 26): a tilted rod dropped on the floor with a
+// Inertial ReLCP (Palmer et al. (2025) eq. 26): a tilted rod dropped on the floor with a
 // long step bounces no free end through it.
 TEST(Relcp, InertialRodDroppedOnTheFloorStaysAbove) {
   Body rod = tiltedRod(kPi / 5);
@@ -298,7 +298,7 @@ TEST(Relcp, PredictedContactsSpareTheImpactsTheirReSolves) {
   EXPECT_LT(solves[1], solves[0]) << "predicted " << solves[1] << ", recursion only " << solves[0];
 }
 
-// LCP-MS (seed 004 section 4.2): a capsule of 5 sub-spheres lying on the
+// LCP-MS (Palmer et al. (2025) section 4.2): a capsule of 5 sub-spheres lying on the
 // floor gets one constraint per sub-sphere and carries the force exactly.
 TEST(Multisphere, CapsuleOnTheFloorGetsOneConstraintPerSubSphere) {
   Body rod = makeSpherocylinder(0, 0.1, 1.0, 1.0, Vec3(0, 0, 0.1), Vec3::UnitX());

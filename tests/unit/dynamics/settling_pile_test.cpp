@@ -46,7 +46,7 @@ TEST_P(PileParam, EnergyDecaysAndOverlapStaysBelowOnePercent) {
   settings.mu = friction == FrictionModel::Coulomb ? 0.4 : 0.0;
   settings.envelope = 0.02;
   SolverSettings solver_settings;
-  // Gauss-Seidel converges slowly on piles (seed 001 section 1): it gets a
+  // Gauss-Seidel converges slowly on piles (Heyn et al. (2013) section 1): it gets a
   // looser tolerance and the sweep cap a real-time user would give it.
   const bool gauss_seidel = solver_name == "pgs";
   solver_settings.tolerance = gauss_seidel ? 1e-6 : 1e-8;

@@ -1,4 +1,4 @@
-// Conjugate projected gradient (seed 002 Alg. 2): the CG property on problems
+// Conjugate projected gradient (Preclik et al. (2009) Alg. 2): the CG property on problems
 // whose constraints stay inactive, monotone objective, fixed-bounds models
 // against known solutions, PSD corner cases.
 #include "grains/solver/solver.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Box and cylinder problems (fixed friction bounds mu * normal_bound, seed 002
+// Box and cylinder problems (fixed friction bounds mu * normal_bound, Preclik et al. (2009)
 // Table 1) with a known solution, for the tests of the cpg, newton and ngs solvers.
 #include "solver_test_support.hpp"
 

@@ -1,4 +1,4 @@
-// The friction models of seed 002 Table 1: exact projections onto each
+// The friction models of Preclik et al. (2009) Table 1: exact projections onto each
 // contact set, and every solver on every model it supports, directly or
 // through the Tresca-to-Coulomb fixed point, against closed forms.
 #include "grains/solver/cone_set.hpp"

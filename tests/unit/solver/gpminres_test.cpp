@@ -1,4 +1,4 @@
-// GPMINRES (seed 001 §4.2): properties of the method beyond the suites every
+// GPMINRES (Heyn et al. (2013) §4.2): properties of the method beyond the suites every
 // solver runs (solver_lcp_test, solver_registry_test, the MPI suite).
 #include "grains/solver/solver.hpp"
 

@@ -1,4 +1,4 @@
-// Projected Jacobi (seed 001 §4.1, eq. 12): the step by hand, the role of
+// Projected Jacobi (Heyn et al. (2013) §4.1, eq. 12): the step by hand, the role of
 // omega, lambda and B, the divergence safeguard, and the friction models.
 #include "grains/solver/solver.hpp"
 

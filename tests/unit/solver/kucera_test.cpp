@@ -1,4 +1,4 @@
-// Kucera's method (seed 001 §4.4): properties of the method beyond the suites
+// Kucera's method (Heyn et al. (2013) §4.4): properties of the method beyond the suites
 // every solver runs (solver_lcp_test, solver_registry_test, the MPI suite).
 #include "grains/solver/solver.hpp"
 

@@ -1,4 +1,4 @@
-// Semi-smooth Newton on the min-max function (seed 002 eqs. 17-20): one step
+// Semi-smooth Newton on the min-max function (Preclik et al. (2009) eqs. 17-20): one step
 // from the right active set, monotone merit, box problems, options.
 #include "grains/solver/solver.hpp"
 

@@ -1,4 +1,4 @@
-// Nonlinear Gauss-Seidel (seed 002 eqs. 14-16): the disc subproblem against
+// Nonlinear Gauss-Seidel (Preclik et al. (2009) eqs. 14-16): the disc subproblem against
 // brute force, one exact sweep on uncoupled contacts, box and cylinder
 // problems against known solutions, and the Coulomb fixed point.
 #include "grains/solver/solver.hpp"

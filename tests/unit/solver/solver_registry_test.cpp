@@ -26,7 +26,7 @@ void expectContains(const std::string& msg, const std::vector<std::string>& part
 
 TEST(SolverRegistry, ListsTheSolversAndCreatesThem) {
   const auto& registry = SolverRegistry::instance();
-  // The solver suite of seed 001 / seed 002 plus the foundation's solvers.
+  // The solver suite of Heyn et al. (2013) / Preclik et al. (2009) plus the foundation's solvers.
   EXPECT_EQ(registry.names(),
             (std::vector<std::string>{"bbpgd", "apgd", "pgs", "jacobi", "spg", "gpminres", "cpg",
                                       "newton", "ngs", "kucera", "admm"}));

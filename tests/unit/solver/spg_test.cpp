@@ -1,4 +1,4 @@
-// P-SPG-FB (seed 001 §4.3): the GLL non-monotone line search, the fallback
+// P-SPG-FB (Heyn et al. (2013) §4.3): the GLL non-monotone line search, the fallback
 // iterate of eq. 24, the per-contact diagonal preconditioner and the
 // projection-based friction models.
 #include "grains/solver/solver.hpp"
@@ -49,7 +49,7 @@ ScaledProblem scaledProblem(unsigned seed, int bodies, int contacts, FrictionMod
   return s;
 }
 
-/// Eq. 24 of seed 001: || (x - Pi_K(x - tau g)) / tau ||_2, dense.
+/// Eq. 24 of Heyn et al. (2013): || (x - Pi_K(x - tau g)) / tau ||_2, dense.
 double fallbackResidual(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const ConeSet& all,
                         const Eigen::VectorXd& x, double tau) {
   Eigen::VectorXd z = x - tau * (A * x + b);
