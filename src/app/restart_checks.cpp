@@ -17,18 +17,6 @@
 namespace grains {
 namespace {
 
-const char* wallKindName(WallKind kind) {
-  switch (kind) {
-    case WallKind::Plane:
-      return "plane";
-    case WallKind::CylinderInside:
-      return "cylinder, inside";
-    case WallKind::CylinderOutside:
-      return "cylinder, outside";
-  }
-  return "wall";
-}
-
 /// One line of YAML in flow style, whatever style the node was read in.
 std::string flow(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "<none>";

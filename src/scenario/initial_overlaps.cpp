@@ -27,18 +27,6 @@ double wallGap(const Body& b, const Wall& w) {
   }
 }
 
-const char* wallKindName(WallKind kind) {
-  switch (kind) {
-    case WallKind::Plane:
-      return "plane";
-    case WallKind::CylinderInside:
-      return "cylinder, inside";
-    case WallKind::CylinderOutside:
-      return "cylinder, outside";
-  }
-  return "wall";
-}
-
 }  // namespace
 
 void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>& walls) {

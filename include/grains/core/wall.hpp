@@ -13,6 +13,19 @@ enum class WallKind : int {
   CylinderOutside = 2  ///< bodies live outside the infinite cylinder
 };
 
+/// The kind as messages name it: "plane", "cylinder, inside", "cylinder, outside".
+inline const char* wallKindName(WallKind kind) {
+  switch (kind) {
+    case WallKind::Plane:
+      return "plane";
+    case WallKind::CylinderInside:
+      return "cylinder, inside";
+    case WallKind::CylinderOutside:
+      return "cylinder, outside";
+  }
+  return "wall";
+}
+
 struct Wall {
   WallKind kind = WallKind::Plane;
   Vec3 point = Vec3::Zero();    ///< plane: a point on it; cylinder: a point on the axis
