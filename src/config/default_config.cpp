@@ -7,7 +7,7 @@ namespace grains {
 std::string defaultConfigYaml() {
   return R"yaml(# Built-in demo (also `grains` without a config file): 1000 spheres with
 # Coulomb friction settle under gravity inside a vertical cylinder on a floor.
-# Geometry of Test Problem 2 in Heyn, Anitescu, Tasora, Negrut (Heyn et al. (2013)):
+# Geometry of Test Problem 2 in Heyn et al. (2013):
 # cylinder radius 2 m, sphere radius 0.1 m, sphere mass 6.28 kg. With
 # friction the pile comes to rest; config/tp2_frictionless.yaml is the
 # frictionless variant the paper's solver comparison uses.
