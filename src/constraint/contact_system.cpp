@@ -34,6 +34,222 @@ void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2) {
   t2 = normal.cross(t1);
 }
 
+namespace {
+
+/// The bodies D^T has columns for: all owned bodies (the domain map of D),
+/// then the ghosts this rank's contacts touch, in domain order so that the
+/// column map stays the same from one assembly to the next while the touched
+/// set does.
+struct ColumnBodies {
+  std::vector<int> column_of_body;          ///< per domain body; -1: no column
+  std::vector<std::size_t> body_of_column;  ///< domain index of each column
+  std::vector<GlobalOrdinal> owned_gids, ghost_gids;
+};
+
+ColumnBodies columnBodies(const std::vector<Body>& bodies, std::size_t num_owned,
+                          const std::vector<Contact>& contacts) {
+  ColumnBodies out;
+  out.column_of_body.assign(bodies.size(), -1);
+  for (const Contact& c : contacts)
+    for (int idx : {c.body_a, c.body_b})
+      if (idx >= 0) out.column_of_body[static_cast<std::size_t>(idx)] = 0;
+  out.owned_gids.resize(num_owned);
+  out.body_of_column.resize(num_owned);
+  for (std::size_t i = 0; i < num_owned; ++i) {
+    out.owned_gids[i] = bodies[i].gid;
+    out.body_of_column[i] = i;
+    out.column_of_body[i] = static_cast<int>(i);
+  }
+  for (std::size_t i = num_owned; i < bodies.size(); ++i) {
+    if (out.column_of_body[i] < 0) continue;
+    out.column_of_body[i] = static_cast<int>(out.body_of_column.size());
+    out.body_of_column.push_back(i);
+    out.ghost_gids.push_back(bodies[i].gid);
+  }
+  return out;
+}
+
+using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
+using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
+using Values = CrsMatrix::local_matrix_device_type::values_type;
+
+/// D^T written directly, once as contact frames and arms for the operator's
+/// kernels and once as the CSR arrays of the Tpetra matrix (a body's 6 DOFs
+/// are consecutive columns). A row has one block (wall contact) or two, the
+/// body with the lower column first, so CSR rows are sorted and free of
+/// duplicates as Tpetra's local format requires.
+struct JacobianArrays {
+  JacobianArrays(const std::vector<Contact>& contacts, int block) {
+    const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
+    row_start.resize(nrows + 1);
+    row_start[0] = 0;
+    for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+      const int blocks = contacts[ci].body_a >= 0 ? 2 : 1;
+      for (int r = 0; r < block; ++r) {
+        const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
+        row_start[row + 1] = row_start[row] + blocks;
+      }
+    }
+    nblocks = static_cast<std::size_t>(row_start[nrows]);
+    stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
+    frame_bodies.resize(2 * contacts.size());
+    frames.resize(stride * contacts.size());
+    csr_start =
+        RowPointers(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T row pointers"), nrows + 1);
+    csr_columns =
+        ColumnIndices(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T columns"), 6 * nblocks);
+    csr_values = Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T values"), 6 * nblocks);
+  }
+
+  std::vector<int> row_start;  ///< first block of each row
+  std::size_t nblocks = 0;
+  std::size_t stride = 0;  ///< doubles per contact frame
+  std::vector<int> frame_bodies;
+  std::vector<double> frames;
+  RowPointers csr_start;
+  ColumnIndices csr_columns;
+  Values csr_values;
+};
+
+/// Writes one contact's rows of D^T (both forms), its cone data and the gap
+/// term of its normal row; contacts are independent, so any thread may write
+/// any contact.
+class ContactRowWriter {
+ public:
+  ContactRowWriter(const std::vector<Contact>& contacts, const std::vector<Body>& bodies,
+                   const std::vector<int>& column_of_body, const AssemblySettings& settings,
+                   int block, JacobianArrays& jacobian, ConeSet& cones,
+                   std::vector<double>& gap_term)
+      : contacts_(contacts),
+        bodies_(bodies),
+        column_of_body_(column_of_body),
+        settings_(settings),
+        block_(block),
+        rolling_(settings.friction == FrictionModel::CoulombRolling),
+        relax_(4.0 / (1.0 + 4.0 * settings.damping_steps)),
+        nrows_(contacts.size() * static_cast<std::size_t>(block)),
+        jacobian_(jacobian),
+        cones_(cones),
+        gap_term_(gap_term) {}
+
+  void write(std::size_t ci) const {
+    const Contact& c = contacts_[ci];
+    const ContactGeometry& g = c.geometry;
+    // Rows in unknown order: normal, the tangents (sliding), then with
+    // rolling the angular rows about t1, t2 (rolling) and the normal (spinning).
+    Vec3 directions[kMaxBlockSize];
+    directions[0] = g.normal;
+    if (block_ > 1) tangentBasis(g.normal, directions[1], directions[2]);
+    if (rolling_) {
+      directions[3] = directions[1];
+      directions[4] = directions[2];
+      directions[5] = directions[0];
+    }
+    cones_.mu[ci] = c.mu;
+    const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings_.motion.overdamped;
+    gap_term_[ci * static_cast<std::size_t>(block_)] = relaxed ? relax_ * g.gap : g.gap;
+    const Body& bb = bodies_[static_cast<std::size_t>(c.body_b)];
+    const int col_b = column_of_body_[static_cast<std::size_t>(c.body_b)];
+    const int col_a = c.body_a >= 0 ? column_of_body_[static_cast<std::size_t>(c.body_a)] : -1;
+    if (rolling_) {
+      const Body* ba = c.body_a >= 0 ? &bodies_[static_cast<std::size_t>(c.body_a)] : nullptr;
+      const double rho = contactRollingRadius(ba, bb, g);
+      cones_.rolling[ci] = settings_.rolling_friction * rho;
+      cones_.spinning[ci] = settings_.spinning_friction * rho;
+    }
+    writeFrame(ci, c, directions, col_a, col_b);
+    for (int r = 0; r < block_; ++r) writeCsrRow(ci, r, c, directions[r], col_a, col_b);
+  }
+
+ private:
+  void writeFrame(std::size_t ci, const Contact& c, const Vec3* directions, int col_a,
+                  int col_b) const {
+    const ContactGeometry& g = c.geometry;
+    jacobian_.frame_bodies[2 * ci] = col_a;
+    jacobian_.frame_bodies[2 * ci + 1] = col_b;
+    double* frame = jacobian_.frames.data() + jacobian_.stride * ci;
+    for (int r = 0; r < block_; ++r)
+      for (int k = 0; k < 3; ++k) frame[3 * r + k] = directions[r][k];
+    const Vec3 arm_b = g.point_b - bodies_[static_cast<std::size_t>(c.body_b)].position;
+    const Vec3 arm_a = col_a >= 0
+                           ? Vec3(g.point_a - bodies_[static_cast<std::size_t>(c.body_a)].position)
+                           : Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      frame[3 * block_ + k] = arm_a[k];
+      frame[3 * block_ + 3 + k] = arm_b[k];
+    }
+  }
+
+  void writeCsrRow(std::size_t ci, int r, const Contact& c, const Vec3& direction, int col_a,
+                   int col_b) const {
+    const ContactGeometry& g = c.geometry;
+    const std::size_t row = ci * static_cast<std::size_t>(block_) + static_cast<std::size_t>(r);
+    auto blk = static_cast<std::size_t>(jacobian_.row_start[row]);
+    jacobian_.csr_start(row) = 6 * blk;
+    if (row + 1 == nrows_) jacobian_.csr_start(nrows_) = 6 * jacobian_.nblocks;
+    const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& entries, double sign) {
+      for (std::size_t k = 0; k < 6; ++k) {
+        const double value = sign * entries[static_cast<long>(k)];
+        jacobian_.csr_columns(6 * blk + k) =
+            static_cast<LocalOrdinal>(6 * column_body + static_cast<int>(k));
+        jacobian_.csr_values(6 * blk + k) = value;
+      }
+      ++blk;
+    };
+    const bool angular = r >= 3;  // rolling and spinning rows
+    const Body& bb = bodies_[static_cast<std::size_t>(c.body_b)];
+    const auto row_b =
+        angular ? angularJacobianRow(direction) : jacobianRow(direction, g.point_b, bb.position);
+    if (col_a < 0) {
+      put(col_b, row_b, 1.0);
+      return;
+    }
+    const Body& ba = bodies_[static_cast<std::size_t>(c.body_a)];
+    const auto row_a =
+        angular ? angularJacobianRow(direction) : jacobianRow(direction, g.point_a, ba.position);
+    if (col_a < col_b) {
+      put(col_a, row_a, -1.0);
+      put(col_b, row_b, 1.0);
+    } else {
+      put(col_b, row_b, 1.0);
+      put(col_a, row_a, -1.0);
+    }
+  }
+
+  const std::vector<Contact>& contacts_;
+  const std::vector<Body>& bodies_;
+  const std::vector<int>& column_of_body_;
+  const AssemblySettings& settings_;
+  int block_;
+  bool rolling_;
+  double relax_;  ///< SPOOK's share of an overlap removed per step, 4 / (1 + 4 d)
+  std::size_t nrows_;
+  JacobianArrays& jacobian_;
+  ConeSet& cones_;
+  std::vector<double>& gap_term_;
+};
+
+/// Free velocities of the owned bodies (no contacts), and b = dt D^T u_free
+/// plus the gap terms.
+void setFreeVelocitiesAndB(ContactSystem& sys, const std::vector<Body>& bodies,
+                           std::size_t num_owned, const AssemblySettings& settings,
+                           const std::vector<double>& gap_term) {
+  sys.u_free = rcp(new Vector(sys.body_map, false));
+  {
+    auto u = sys.u_free->getDataNonConst();
+    parallelFor(num_owned, [&](std::size_t i) {
+      const Twist free = freeVelocity(bodies[i], settings.motion, settings.dt);
+      for (std::size_t k = 0; k < 6; ++k) u[6 * i + k] = free[static_cast<long>(k)];
+    });
+  }
+  sys.b = rcp(new Vector(sys.constraint_map, false));
+  sys.A->applyDt(*sys.u_free, settings.dt, *sys.b);
+  auto bv = sys.b->getDataNonConst();
+  for (std::size_t r = 0; r < gap_term.size(); ++r) bv[r] += gap_term[r];
+}
+
+}  // namespace
+
 ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<Contact>& contacts,
                                     const AssemblySettings& settings, AssemblyMaps* maps) {
   if (!(settings.dt > 0.0)) throw std::invalid_argument("assembleContactSystem: dt must be > 0");
@@ -45,149 +261,32 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   const std::size_t num_owned = domain.numOwned();
   const int block = unknownsPerContact(settings.friction);
 
-  // Column bodies: all owned bodies (the domain map of D), then the ghosts
-  // this rank's contacts touch, in domain order so that the column map stays
-  // the same from one assembly to the next while the touched set does.
-  std::vector<int> column_of_body(bodies.size(), -1);
-  for (const Contact& c : contacts)
-    for (int idx : {c.body_a, c.body_b})
-      if (idx >= 0) column_of_body[static_cast<std::size_t>(idx)] = 0;
-  std::vector<GlobalOrdinal> owned_gids(num_owned), ghost_gids;
-  std::vector<std::size_t> column_body_index(num_owned);
-  for (std::size_t i = 0; i < num_owned; ++i) {
-    owned_gids[i] = bodies[i].gid;
-    column_body_index[i] = i;
-    column_of_body[i] = static_cast<int>(i);
-  }
-  for (std::size_t i = num_owned; i < bodies.size(); ++i) {
-    if (column_of_body[i] < 0) continue;
-    column_of_body[i] = static_cast<int>(column_body_index.size());
-    column_body_index.push_back(i);
-    ghost_gids.push_back(bodies[i].gid);
-  }
-  maps->update(comm, owned_gids, ghost_gids);
+  ColumnBodies columns = columnBodies(bodies, num_owned, contacts);
+  maps->update(comm, columns.owned_gids, columns.ghost_gids);
   sys.body_map = maps->bodyMap();
-  std::vector<BodyMobility> column_mobility(column_body_index.size());
-  parallelFor(column_body_index.size(), [&](std::size_t k) {
-    column_mobility[k] = mobilityOf(bodies[column_body_index[k]], settings.motion);
+  std::vector<BodyMobility> column_mobility(columns.body_of_column.size());
+  parallelFor(columns.body_of_column.size(), [&](std::size_t k) {
+    column_mobility[k] = mobilityOf(bodies[columns.body_of_column[k]], settings.motion);
   });
 
   const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
   sys.constraint_map =
       rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), nrows, 0, comm));
   // Per-row data for b: the relaxed gap of normal rows.
-  const double relax = 4.0 / (1.0 + 4.0 * settings.damping_steps);
   std::vector<double> gap_term(nrows, 0.0);
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());
-  const bool rolling = settings.friction == FrictionModel::CoulombRolling;
-  if (rolling) {
+  if (settings.friction == FrictionModel::CoulombRolling) {
     sys.qp.cones.rolling.resize(contacts.size());
     sys.qp.cones.spinning.resize(contacts.size());
   }
-
-  // D^T written directly, once as contact frames and arms for the operator's
-  // kernels and once as the CSR arrays of the Tpetra matrix (a body's 6 DOFs
-  // are consecutive columns), both in parallel.
-  // A row has one block (wall contact) or two, the body with the lower
-  // column first, so CSR rows are sorted and free of duplicates as Tpetra's
-  // local format requires.
-  std::vector<int> row_start(nrows + 1);
-  row_start[0] = 0;
-  for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-    const int blocks = contacts[ci].body_a >= 0 ? 2 : 1;
-    for (int r = 0; r < block; ++r) {
-      const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
-      row_start[row + 1] = row_start[row] + blocks;
-    }
-  }
-  const auto nblocks = static_cast<std::size_t>(row_start[nrows]);
-  const auto stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
-  std::vector<int> frame_bodies(2 * contacts.size());
-  std::vector<double> frames(stride * contacts.size());
-  using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
-  using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
-  using Values = CrsMatrix::local_matrix_device_type::values_type;
-  RowPointers csr_start(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T row pointers"),
-                        nrows + 1);
-  ColumnIndices csr_columns(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T columns"),
-                            6 * nblocks);
-  Values csr_values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T values"), 6 * nblocks);
-  parallelFor(contacts.size(), [&](std::size_t ci) {
-    const Contact& c = contacts[ci];
-    const ContactGeometry& g = c.geometry;
-    // Rows in unknown order: normal, the tangents (sliding), then with
-    // rolling the angular rows about t1, t2 (rolling) and the normal (spinning).
-    Vec3 directions[kMaxBlockSize];
-    directions[0] = g.normal;
-    if (block > 1) tangentBasis(g.normal, directions[1], directions[2]);
-    if (rolling) {
-      directions[3] = directions[1];
-      directions[4] = directions[2];
-      directions[5] = directions[0];
-    }
-    sys.qp.cones.mu[ci] = c.mu;
-    const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings.motion.overdamped;
-    gap_term[ci * static_cast<std::size_t>(block)] = relaxed ? relax * g.gap : g.gap;
-    const Body& bb = bodies[static_cast<std::size_t>(c.body_b)];
-    const int col_b = column_of_body[static_cast<std::size_t>(c.body_b)];
-    const int col_a = c.body_a >= 0 ? column_of_body[static_cast<std::size_t>(c.body_a)] : -1;
-    if (rolling) {
-      const Body* ba = c.body_a >= 0 ? &bodies[static_cast<std::size_t>(c.body_a)] : nullptr;
-      const double rho = contactRollingRadius(ba, bb, g);
-      sys.qp.cones.rolling[ci] = settings.rolling_friction * rho;
-      sys.qp.cones.spinning[ci] = settings.spinning_friction * rho;
-    }
-    frame_bodies[2 * ci] = col_a;
-    frame_bodies[2 * ci + 1] = col_b;
-    double* frame = frames.data() + stride * ci;
-    for (int r = 0; r < block; ++r)
-      for (int k = 0; k < 3; ++k) frame[3 * r + k] = directions[r][k];
-    const Vec3 arm_b = g.point_b - bb.position;
-    const Vec3 arm_a = col_a >= 0
-                           ? Vec3(g.point_a - bodies[static_cast<std::size_t>(c.body_a)].position)
-                           : Vec3::Zero();
-    for (int k = 0; k < 3; ++k) {
-      frame[3 * block + k] = arm_a[k];
-      frame[3 * block + 3 + k] = arm_b[k];
-    }
-    for (int r = 0; r < block; ++r) {
-      const std::size_t row = ci * static_cast<std::size_t>(block) + static_cast<std::size_t>(r);
-      auto blk = static_cast<std::size_t>(row_start[row]);
-      csr_start(row) = 6 * blk;
-      if (row + 1 == nrows) csr_start(nrows) = 6 * nblocks;
-      const auto put = [&](int column_body, const Eigen::Matrix<double, 1, 6>& entries,
-                           double sign) {
-        for (std::size_t k = 0; k < 6; ++k) {
-          const double value = sign * entries[static_cast<long>(k)];
-          csr_columns(6 * blk + k) =
-              static_cast<LocalOrdinal>(6 * column_body + static_cast<int>(k));
-          csr_values(6 * blk + k) = value;
-        }
-        ++blk;
-      };
-      const bool angular = r >= 3;  // rolling and spinning rows
-      const auto row_b = angular ? angularJacobianRow(directions[r])
-                                 : jacobianRow(directions[r], g.point_b, bb.position);
-      if (col_a < 0) {
-        put(col_b, row_b, 1.0);
-        continue;
-      }
-      const Body& ba = bodies[static_cast<std::size_t>(c.body_a)];
-      const auto row_a = angular ? angularJacobianRow(directions[r])
-                                 : jacobianRow(directions[r], g.point_a, ba.position);
-      if (col_a < col_b) {
-        put(col_a, row_a, -1.0);
-        put(col_b, row_b, 1.0);
-      } else {
-        put(col_b, row_b, 1.0);
-        put(col_a, row_a, -1.0);
-      }
-    }
-  });
-  if (nrows == 0) csr_start(0) = 0;
-  sys.Dt =
-      rcp(new CrsMatrix(sys.constraint_map, maps->columnMap(), csr_start, csr_columns, csr_values));
+  JacobianArrays jacobian(contacts, block);
+  const ContactRowWriter writer(contacts, bodies, columns.column_of_body, settings, block, jacobian,
+                                sys.qp.cones, gap_term);
+  parallelFor(contacts.size(), [&](std::size_t ci) { writer.write(ci); });
+  if (nrows == 0) jacobian.csr_start(0) = 0;
+  sys.Dt = rcp(new CrsMatrix(sys.constraint_map, maps->columnMap(), jacobian.csr_start,
+                             jacobian.csr_columns, jacobian.csr_values));
   sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map, maps->importer());
 
   std::vector<BodyMobility> owned_mobility(column_mobility.begin(),
@@ -195,33 +294,18 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
   const double regularisation =
       4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
-  sys.A = rcp(new ContactOperator(
-      sys.Dt,
-      std::make_shared<ContactFrameJacobian>(block, std::move(frame_bodies), std::move(frames),
-                                             column_body_index.size()),
-      sys.mobility, settings.dt, regularisation));
+  sys.A = rcp(new ContactOperator(sys.Dt,
+                                  std::make_shared<ContactFrameJacobian>(
+                                      block, std::move(jacobian.frame_bodies),
+                                      std::move(jacobian.frames), columns.body_of_column.size()),
+                                  sys.mobility, settings.dt, regularisation));
 
   sys.factored = rcp(new FactoredOperator);
   sys.factored->Dt = sys.Dt;
   sys.factored->mobility = std::move(column_mobility);
   sys.factored->scale = settings.dt;
   sys.factored->regularisation = regularisation;
-
-  // Free velocities of owned bodies (no contacts).
-  sys.u_free = rcp(new Vector(sys.body_map, false));
-  {
-    auto u = sys.u_free->getDataNonConst();
-    parallelFor(num_owned, [&](std::size_t i) {
-      const Twist free = freeVelocity(bodies[i], settings.motion, settings.dt);
-      for (std::size_t k = 0; k < 6; ++k) u[6 * i + k] = free[static_cast<long>(k)];
-    });
-  }
-  sys.b = rcp(new Vector(sys.constraint_map, false));
-  sys.A->applyDt(*sys.u_free, settings.dt, *sys.b);
-  {
-    auto bv = sys.b->getDataNonConst();
-    for (std::size_t r = 0; r < nrows; ++r) bv[r] += gap_term[r];
-  }
+  setFreeVelocitiesAndB(sys, bodies, num_owned, settings, gap_term);
 
   sys.qp.A = sys.A;
   sys.qp.b = sys.b;
