@@ -282,7 +282,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   // contacts, which every solver supports.
   const FrictionModel friction = contact ? config.contact.friction : FrictionModel::Frictionless;
   attempt([friction](MapReader& t, SimulationConfig& c) {
-    c.solver = config_detail::parseSolver(t.map("solver"), friction);
+    c.solver = config_detail::parseSolver(t.map("solver"), friction, c.simulation.dt);
   });
   attempt([](MapReader& t, SimulationConfig& c) {
     c.parallel = config_detail::parseParallel(t.map("parallel"));

@@ -27,7 +27,8 @@ ForceFieldSection parseForceField(MapReader section);
 /// Ranges only; the loader checks division_length against the rods (checkGrowth).
 GrowthSection parseGrowth(MapReader section);
 /// Also checks that the solver supports the friction model of the contact section.
-SolverSection parseSolver(MapReader section, FrictionModel friction);
+/// `dt` turns solver.velocity_tolerance [m/s] into the tolerance [m].
+SolverSection parseSolver(MapReader section, FrictionModel friction, double dt);
 OutputSection parseOutput(MapReader section);
 ParallelSection parseParallel(MapReader section);
 DomainSection parseDomain(MapReader section);

@@ -313,7 +313,8 @@ force_field: type (none|compaction|extension, none), strength (>=0, 1), center (
 growth:     rate (>=0, 0 = off; >0 needs spherocylinders), division_length (>0, 4; with rate >0
             > 4 x radius and > the initial tip-to-tip length of every rod),
             reorientation_deg ([0,90), 0.01), max_generations (int >=0, 0 = no limit)
-solver:     name (registered solver, apgd), tolerance (>0, 1e-6), max_iterations (int >=1, 1000),
+solver:     name (registered solver, apgd), tolerance (>0, 1e-6) or velocity_tolerance (>0 m/s,
+            = tolerance / simulation.dt), max_iterations (int >=1, 1000),
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             on_unconverged (warn|retry|abort, warn), max_halvings (int 1..20, 3; retry),
             rest_reduction ([0,1], 1 = off), rest_floor ([0,1], 1),

@@ -170,7 +170,7 @@ void parseSolverOptions(MapReader& s, const SolverEntry& entry, SolverSettings& 
 
 }  // namespace
 
-SolverSection parseSolver(MapReader s, FrictionModel friction) {
+SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
   SolverSection out;
   out.name = s.string("name", out.name);
   const SolverRegistry& registry = SolverRegistry::instance();
@@ -181,6 +181,14 @@ SolverSection parseSolver(MapReader s, FrictionModel friction) {
                        " ('" + out.name + "' supports: " + entry->describeModels() + ")");
   }
   out.settings.tolerance = s.number("tolerance", out.settings.tolerance, Range::positive());
+  // The same stop in velocity units: a contact-velocity error v x dt is the
+  // gap error `tolerance` measures (docs/solvers.md, "What the tolerance means").
+  if (const auto velocity = s.optionalNumber("velocity_tolerance", Range::positive())) {
+    if (s.has("tolerance"))
+      s.fail("velocity_tolerance",
+             "either solver.tolerance [m] or solver.velocity_tolerance [m/s], not both");
+    out.settings.tolerance = *velocity * dt;
+  }
   out.settings.max_iterations = static_cast<int>(
       s.integer("max_iterations", out.settings.max_iterations,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));

@@ -139,6 +139,14 @@ TEST(ConfigErrors, RestToleranceFactorsAreFractions) {
                  {"solver.rest_floor = -0.1", "[0, 1]"});
 }
 
+TEST(ConfigErrors, ToleranceInOneUnitOnly) {
+  expectContains(errorOf(std::string(kValid) +
+                         "solver: {name: apgd, tolerance: 1e-6, velocity_tolerance: 1}\n"),
+                 {"solver.velocity_tolerance = 1", "not both"});
+  expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, velocity_tolerance: 0}\n"),
+                 {"solver.velocity_tolerance = 0", "> 0"});
+}
+
 TEST(ConfigErrors, DuplicateKey) {
   expectContains(errorOf(edited("dt: 0.01", "dt: 0.01\n  dt: 0.02")),
                  {"test.yaml:3", "simulation.dt", "duplicate key"});

@@ -239,6 +239,16 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
   EXPECT_DOUBLE_EQ(b.bodies.region.max_corner.x(), 1.0);
 }
 
+TEST(ConfigLoader, VelocityToleranceIsTheToleranceOverDt) {
+  // dt = 0.01 s: a contact-velocity error of 2 mm/s is a gap error of 20 um.
+  const SimulationConfig c = loadConfigString(
+      std::string(kMinimal) + "solver: {name: apgd, velocity_tolerance: 0.002}\n", "v.yaml", ".");
+  EXPECT_DOUBLE_EQ(c.solver.settings.tolerance, 2e-5);
+  // The effective config states the tolerance it ran with, in metres.
+  const SimulationConfig b = loadConfigString(configToYaml(c), "b.yaml", ".");
+  EXPECT_DOUBLE_EQ(b.solver.settings.tolerance, 2e-5);
+}
+
 TEST(ConfigLoader, TotalStepsRoundsEndTimeUpButToleratesRoundOff) {
   SimulationSection s;
   s.dt = 0.1;
