@@ -44,6 +44,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.assembly.motion.drag = config.simulation.drag;
   s.assembly.motion.force_field = config.force_field;
   s.assembly.motion.planar = config.simulation.planar;
+  s.assembly.reproducible = config.parallel.reproducible;
   if (config.growth.rate > 0.0) {
     GrowthSettings g;
     g.division_length = config.growth.division_length;

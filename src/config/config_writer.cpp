@@ -235,6 +235,7 @@ void emitParallelSection(YAML::Emitter& out, const SimulationConfig& c) {
           : c.parallel.body_order == BodyOrder::Gid   ? "gid"
                                                       : "auto");
   out << YAML::Key << "sort_every" << YAML::Value << c.parallel.sort_every;
+  out << YAML::Key << "reproducible" << YAML::Value << c.parallel.reproducible;
   out << YAML::EndMap;
 }
 
@@ -321,7 +322,8 @@ solver:     name (registered solver, apgd), tolerance (>0, 1e-6) or velocity_tol
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20),
-            body_order (auto|gid|spatial, auto), sort_every (int >=1, 20; spatial order)
+            body_order (auto|gid|spatial, auto), sort_every (int >=1, 20; spatial order),
+            reproducible (bool, true: the same bits on any rank and thread count)
 extra_bodies: optional list of {shape (sphere|cylinder|spherocylinder|ellipsoid|torus),
             radius (>0; torus: tube), half_length (>0, cylinder/spherocylinder),
             semi_axes (ellipsoid), major_radius (torus, >radius), axis ([0,0,1]) or

@@ -280,6 +280,7 @@ ParallelSection parseParallel(MapReader s) {
                    : order == "gid"   ? BodyOrder::Gid
                                       : BodyOrder::Auto;
   out.sort_every = s.integer("sort_every", out.sort_every, Range::positive());
+  out.reproducible = s.boolean("reproducible", out.reproducible);
   s.finish();
   return out;
 }

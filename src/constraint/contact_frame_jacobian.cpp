@@ -1,5 +1,8 @@
 #include "grains/constraint/contact_frame_jacobian.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,8 +14,12 @@ using Index = long;
 }  // namespace
 
 ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies,
-                                           std::vector<double> frames, std::size_t column_bodies)
-    : block_(rows_per_contact), bodies_(std::move(bodies)), frames_(std::move(frames)) {
+                                           std::vector<double> frames, std::size_t column_bodies,
+                                           bool reproducible)
+    : block_(rows_per_contact),
+      reproducible_(reproducible),
+      bodies_(std::move(bodies)),
+      frames_(std::move(frames)) {
   if (block_ != 1 && block_ != 3 && block_ != 6)
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(block_) +
                            " rows per contact (expected 1, 3 or 6)");
@@ -36,6 +43,11 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   for (int body : bodies_)
     if (body >= 0) ++body_start_[static_cast<std::size_t>(body) + 1];
   for (std::size_t b = 0; b < column_bodies; ++b) body_start_[b + 1] += body_start_[b];
+  for (std::size_t b = 0; b < column_bodies; ++b)
+    if (body_start_[b + 1] - body_start_[b] > static_cast<int>(kMaxBodyTerms))
+      throw std::logic_error("ContactFrameJacobian: body " + std::to_string(b) + " has " +
+                             std::to_string(body_start_[b + 1] - body_start_[b]) +
+                             " contacts, more than the reproducible sums are sized for");
   const auto nincidences = static_cast<std::size_t>(body_start_[column_bodies]);
   incidence_.resize(nincidences);
   incidence_arm_.resize(3 * nincidences);
@@ -64,45 +76,65 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   }
 }
 
-void ContactFrameJacobian::contactForces(const double* x) const {
+double ContactFrameJacobian::contactForces(const double* x) const {
   // Stage 1, in contact order (streaming): the force of each contact on its
   // body b, f = sum over the linear rows of direction * impulse, and with
   // rolling the pure torque of the angular rows, tau = sum direction * impulse.
+  // Each body-sum term is a force component, a torque component
+  // (r x f)_k <= |r|_1 |f|_inf, or that plus tau_k: bounded per contact by
+  // |f|_inf max(1, |r_a|_1, |r_b|_1) + |tau|_inf.
   const auto ncontacts = static_cast<Index>(contacts());
   double* force = force_.data();
   const double* frames = frames_.data();
   const Index stride = frameStride(block_);
-  if (block_ == 6) {
-#pragma omp parallel for schedule(static)
-    for (Index c = 0; c < ncontacts; ++c) {
-      const double* t = frames + c * stride;
+  const int block = block_;
+  double bound = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : bound)
+  for (Index c = 0; c < ncontacts; ++c) {
+    const double* t = frames + c * stride;
+    double f[3];
+    double torque = 0.0;
+    if (block == 6) {
       const double* xc = x + 6 * c;
       for (int k = 0; k < 3; ++k) {
-        force[6 * c + k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
-        force[6 * c + 3 + k] = t[9 + k] * xc[3] + t[12 + k] * xc[4] + t[15 + k] * xc[5];
+        f[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+        const double tau = t[9 + k] * xc[3] + t[12 + k] * xc[4] + t[15 + k] * xc[5];
+        force[6 * c + 3 + k] = tau;
+        torque = std::max(torque, std::abs(tau));
       }
-    }
-  } else if (block_ == 3) {
-#pragma omp parallel for schedule(static)
-    for (Index c = 0; c < ncontacts; ++c) {
-      const double* t = frames + c * stride;
+    } else if (block == 3) {
       const double* xc = x + 3 * c;
-      for (int k = 0; k < 3; ++k)
-        force[3 * c + k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+      for (int k = 0; k < 3; ++k) f[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+    } else {
+      for (int k = 0; k < 3; ++k) f[k] = t[k] * x[c];
     }
-  } else {
-#pragma omp parallel for schedule(static)
-    for (Index c = 0; c < ncontacts; ++c) {
-      const double* t = frames + c * stride;
-      for (int k = 0; k < 3; ++k) force[3 * c + k] = t[k] * x[c];
+    const Index out = (block == 6 ? 6 : 3) * c;
+    double largest = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      force[out + k] = f[k];
+      largest = std::max(largest, std::abs(f[k]));
     }
+    const double* ra = t + 3 * block;
+    const double* rb = ra + 3;
+    const double arm = std::max({1.0, std::abs(ra[0]) + std::abs(ra[1]) + std::abs(ra[2]),
+                                 std::abs(rb[0]) + std::abs(rb[1]) + std::abs(rb[2])});
+    // NaN must reach the bound (max drops it): it poisons the sums.
+    const double term = largest * arm + torque;
+    bound = std::max(bound, std::isnan(term) ? std::numeric_limits<double>::infinity() : term);
   }
+  return bound;
 }
 
-void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
+template <bool Folded>
+void ContactFrameJacobian::gatherBody(std::size_t b, const BodySums& grids,
+                                      BodySums::Parts sum[6]) const {
   // Stage 2, per body: its contacts' forces (b: +f, a: -f) and torques
-  // r x f, plus (b: +tau, a: -tau) with rolling.
-  for (int k = 0; k < 6; ++k) sum[k] = 0.0;
+  // r x f, plus (b: +tau, a: -tau) with rolling, each term on the two grids
+  // of BodySums, written out as six lanes so that the compiler vectorises them.
+  static_assert(BodySums::kFolds == 2, "gatherBody folds onto two grids");
+  [[maybe_unused]] const double split0 = grids.split(0), split1 = grids.split(1);
+  double grid0[6] = {0, 0, 0, 0, 0, 0};
+  double grid1[6] = {0, 0, 0, 0, 0, 0};
   const double* force = force_.data();
   const Index force_stride = forceStride();
   for (int inc = body_start_[b]; inc < body_start_[b + 1]; ++inc) {
@@ -111,28 +143,58 @@ void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
     const double sign = (code & 1) != 0 ? 1.0 : -1.0;
     const double f0 = sign * f[0], f1 = sign * f[1], f2 = sign * f[2];
     const double* arm = incidence_arm_.data() + 3 * static_cast<Index>(inc);
-    sum[0] += f0;
-    sum[1] += f1;
-    sum[2] += f2;
-    sum[3] += arm[1] * f2 - arm[2] * f1;
-    sum[4] += arm[2] * f0 - arm[0] * f2;
-    sum[5] += arm[0] * f1 - arm[1] * f0;
+    double term[6] = {f0,
+                      f1,
+                      f2,
+                      arm[1] * f2 - arm[2] * f1,
+                      arm[2] * f0 - arm[0] * f2,
+                      arm[0] * f1 - arm[1] * f0};
     if (force_stride == 6) {
-      sum[3] += sign * f[3];
-      sum[4] += sign * f[4];
-      sum[5] += sign * f[5];
+      term[3] += sign * f[3];
+      term[4] += sign * f[4];
+      term[5] += sign * f[5];
+    }
+    if constexpr (Folded) {
+      for (int k = 0; k < 6; ++k) {
+        const double on0 = (split0 + term[k]) - split0;
+        const double rest = term[k] - on0;
+        grid0[k] += on0;
+        grid1[k] += (split1 + rest) - split1;
+      }
+    } else {
+      for (int k = 0; k < 6; ++k) grid0[k] += term[k];
+    }
+  }
+  for (int k = 0; k < 6; ++k) {
+    sum[k].on_grid[0] = grid0[k];
+    sum[k].on_grid[1] = grid1[k];
+  }
+}
+
+double ContactFrameJacobian::formForces(const double* x) const { return contactForces(x); }
+
+void ContactFrameJacobian::sumForces(double bound, double* grid0, double* grid1) const {
+  const BodySums grids(bound, kMaxBodyTerms);
+  const auto nbodies = static_cast<Index>(columnBodies());
+#pragma omp parallel for schedule(static)
+  for (Index b = 0; b < nbodies; ++b) {
+    BodySums::Parts sum[6];
+    gather(static_cast<std::size_t>(b), grids, sum);
+    for (int k = 0; k < 6; ++k) {
+      grid0[6 * b + k] = sum[k].on_grid[0];
+      grid1[6 * b + k] = sum[k].on_grid[1];
     }
   }
 }
 
 void ContactFrameJacobian::multiplyD(const double* x, double* v) const {
-  contactForces(x);
+  const BodySums grids(contactForces(x), kMaxBodyTerms);
   const auto nbodies = static_cast<Index>(columnBodies());
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    double sum[6];
-    gatherBody(static_cast<std::size_t>(b), sum);
-    for (int k = 0; k < 6; ++k) v[6 * b + k] = sum[k];
+    BodySums::Parts sum[6];
+    gather(static_cast<std::size_t>(b), grids, sum);
+    for (int k = 0; k < 6; ++k) v[6 * b + k] = grids.total(sum[k]);
   }
 }
 
@@ -140,13 +202,15 @@ void ContactFrameJacobian::multiplyWD(const double* x, const std::vector<BodyMob
                                       double* v) const {
   if (mobility.size() > columnBodies())
     throw std::logic_error("ContactFrameJacobian::multiplyWD: more mobilities than column bodies");
-  contactForces(x);
+  const BodySums grids(contactForces(x), kMaxBodyTerms);
   const auto nbodies = static_cast<Index>(mobility.size());
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    double sum[6];
-    gatherBody(static_cast<std::size_t>(b), sum);
-    applyMobility(mobility[static_cast<std::size_t>(b)], sum, v + 6 * b);
+    BodySums::Parts sum[6];
+    gather(static_cast<std::size_t>(b), grids, sum);
+    double total[6];
+    for (int k = 0; k < 6; ++k) total[k] = grids.total(sum[k]);
+    applyMobility(mobility[static_cast<std::size_t>(b)], total, v + 6 * b);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "grains/constraint/contact_operator.hpp"
 
+#include <Teuchos_CommHelpers.hpp>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -26,17 +28,12 @@ void MobilityOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETra
     double* ys = yv.getRawPtr();
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < nbodies; ++k) {
-      const BodyMobility& m = mobility_[static_cast<std::size_t>(k)];
-      const Eigen::Map<const Vec3> lin(xs + 6 * k);
-      const Eigen::Map<const Vec3> ang(xs + 6 * k + 3);
-      Eigen::Map<Vec3> ylin(ys + 6 * k);
-      Eigen::Map<Vec3> yang(ys + 6 * k + 3);
-      if (beta == 0.0) {
-        ylin = alpha * m.inverse_mass * lin;
-        yang = alpha * (m.inverse_inertia * ang);
-      } else {
-        ylin = beta * ylin + alpha * m.inverse_mass * lin;
-        yang = beta * yang + alpha * (m.inverse_inertia * ang);
+      // The same arithmetic as the one-rank fused product (BodyMobility::apply).
+      double w[6];
+      mobility_[static_cast<std::size_t>(k)].apply(xs + 6 * k, w);
+      for (int i = 0; i < 6; ++i) {
+        const double scaled = alpha == 1.0 ? w[i] : alpha * w[i];
+        ys[6 * k + i] = beta == 0.0 ? scaled : beta * ys[6 * k + i] + scaled;
       }
     }
   }
@@ -51,7 +48,8 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
       scale_(scale),
       regularisation_(regularisation),
       jacobian_(std::move(jacobian)),
-      importer_(Dt_->getGraph()->getImporter()) {
+      importer_(Dt_->getGraph()->getImporter()),
+      distributed_(Dt_->getRowMap()->getComm()->getSize() > 1) {
   if (!jacobian_) throw std::logic_error("ContactOperator: no local Jacobian given");
   if (jacobian_->rows() != Dt_->getNodeNumRows() ||
       6 * jacobian_->columnBodies() != Dt_->getColMap()->getNodeNumElements())
@@ -62,27 +60,53 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
 }
 
 void ContactOperator::allocateWork() {
-  if (importer_.is_null()) {
+  if (!distributed_) {
     local_work_.resize(6 * jacobian_->columnBodies());
   } else {
     column_work_ = rcp(new Vector(Dt_->getColMap(), false));
     owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
     owned_work2_ = rcp(new Vector(Dt_->getDomainMap(), false));
+    column_parts_ = rcp(new MultiVector(Dt_->getColMap(), 2, false));
+    owned_parts_ = rcp(new MultiVector(Dt_->getDomainMap(), 2, false));
   }
 }
 
 void ContactOperator::ownedProduct(const double* x) const {
-  if (importer_.is_null()) {
+  if (!distributed_) {
     jacobian_->multiplyD(x, local_work_.data());
     return;
   }
+  // Every rank forms its part of each body's sum on the same grids (set by
+  // the largest term of all ranks); the owners add the parts exactly, so D x
+  // does not depend on how the contacts are split over the ranks.
+  const double local_bound = jacobian_->formForces(x);
+  double bound = 0.0;
+  Teuchos::reduceAll(*Dt_->getRowMap()->getComm(), Teuchos::REDUCE_MAX, local_bound,
+                     Teuchos::outArg(bound));
   {
-    auto column = column_work_->getDataNonConst();
-    jacobian_->multiplyD(x, column.getRawPtr());
+    auto grid0 = column_parts_->getDataNonConst(0);
+    auto grid1 = column_parts_->getDataNonConst(1);
+    jacobian_->sumForces(bound, grid0.getRawPtr(), grid1.getRawPtr());
   }
-  // Sum the ghost columns' partial products into their owners (reverse Import).
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*column_work_, *importer_, Tpetra::ADD);
+  if (importer_.is_null()) {
+    // No ghost columns on this rank: the column bodies are the owned ones.
+    Tpetra::deep_copy(*owned_parts_, *column_parts_);
+  } else {
+    owned_parts_->putScalar(0.0);
+    owned_parts_->doExport(*column_parts_, *importer_, Tpetra::ADD);
+  }
+  const LocalJacobian::BodySums grids(bound, LocalJacobian::kMaxBodyTerms);
+  const auto grid0 = owned_parts_->getData(0);
+  const auto grid1 = owned_parts_->getData(1);
+  auto out = owned_work_->getDataNonConst();
+  const auto n = static_cast<long>(out.size());
+#pragma omp parallel for schedule(static)
+  for (long k = 0; k < n; ++k) {
+    LocalJacobian::BodySums::Parts parts;
+    parts.on_grid[0] = grid0[k];
+    parts.on_grid[1] = grid1[k];
+    out[k] = grids.total(parts);
+  }
 }
 
 void ContactOperator::applyD(const Vector& gamma, Vector& impulses) const {
@@ -93,7 +117,7 @@ void ContactOperator::applyD(const Vector& gamma, Vector& impulses) const {
     const auto g = gamma.getData();
     ownedProduct(g.getRawPtr());
   }
-  if (!importer_.is_null()) {
+  if (distributed_) {
     impulses.assign(*owned_work_);
     return;
   }
@@ -103,14 +127,22 @@ void ContactOperator::applyD(const Vector& gamma, Vector& impulses) const {
 
 void ContactOperator::applyDt(const Vector& u, double alpha, Vector& rows) const {
   auto out = rows.getDataNonConst();
-  if (importer_.is_null()) {
+  if (!distributed_) {
     const auto owned = u.getData();
     jacobian_->multiplyDt(owned.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
     return;
   }
-  column_work_->doImport(u, *importer_, Tpetra::INSERT);
+  toColumns(u);
   const auto column = column_work_->getData();
   jacobian_->multiplyDt(column.getRawPtr(), alpha, nullptr, 0.0, 0.0, out.getRawPtr());
+}
+
+void ContactOperator::toColumns(const Vector& owned) const {
+  if (importer_.is_null()) {
+    Tpetra::deep_copy(*column_work_, owned);  // no ghost columns on this rank
+  } else {
+    column_work_->doImport(owned, *importer_, Tpetra::INSERT);
+  }
 }
 
 std::size_t ContactOperator::bytesPerApply() const {
@@ -125,7 +157,7 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
     auto yv = y.getDataNonConst(v);
     const double* xs = xv.getRawPtr();
     double* ys = yv.getRawPtr();
-    if (importer_.is_null()) {
+    if (!distributed_) {
       // One rank: the column bodies are the owned bodies, so W applies in the
       // same pass as D (no exchange in between).
       jacobian_->multiplyWD(xs, mobility_->ownedMobility(), local_work_.data());
@@ -136,7 +168,7 @@ void ContactOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETran
     ownedProduct(xs);
     // Apply W to the owned sums and bring the results back to the ghosts.
     mobility_->apply(*owned_work_, *owned_work2_);
-    column_work_->doImport(*owned_work2_, *importer_, Tpetra::INSERT);
+    toColumns(*owned_work2_);
     const auto column = column_work_->getData();
     jacobian_->multiplyDt(column.getRawPtr(), alpha * scale_, xs, alpha * regularisation_, beta,
                           ys);

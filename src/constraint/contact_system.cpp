@@ -294,11 +294,12 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
   const double regularisation =
       4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
-  sys.A = rcp(new ContactOperator(sys.Dt,
-                                  std::make_shared<ContactFrameJacobian>(
-                                      block, std::move(jacobian.frame_bodies),
-                                      std::move(jacobian.frames), columns.body_of_column.size()),
-                                  sys.mobility, settings.dt, regularisation));
+  sys.A = rcp(new ContactOperator(
+      sys.Dt,
+      std::make_shared<ContactFrameJacobian>(block, std::move(jacobian.frame_bodies),
+                                             std::move(jacobian.frames),
+                                             columns.body_of_column.size(), settings.reproducible),
+      sys.mobility, settings.dt, regularisation));
 
   sys.factored = rcp(new FactoredOperator);
   sys.factored->Dt = sys.Dt;

@@ -1,5 +1,7 @@
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "grains/linalg/reproducible_reduction.hpp"
+
 #include "grains/core/parallel_loops.hpp"
 #include "grains/dynamics/intermediate_configuration.hpp"
 #include "grains/dynamics/motion_bound.hpp"
@@ -47,13 +49,15 @@ class TimeStepper::PhaseClock {
 };
 
 std::array<double, 2> globalKineticEnergyParts(const BodyDomain& domain) {
-  std::array<double, 2> parts{0.0, 0.0};
-  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
-    parts[0] += domain.bodies()[i].translationalKineticEnergy();
-    parts[1] += domain.bodies()[i].rotationalKineticEnergy();
-  }
-  MPI_Allreduce(MPI_IN_PLACE, parts.data(), 2, MPI_DOUBLE, MPI_SUM, rawMpiComm(domain.comm()));
-  return parts;
+  // Summed reproducibly: the same bits on any rank and thread count.
+  const auto& bodies = domain.bodies();
+  const long owned = static_cast<long>(domain.numOwned());
+  return reproducibleSums<2>(
+      domain.comm(), owned, static_cast<double>(globalSum(domain.comm(), owned)),
+      [&](long long i) -> std::array<double, 2> {
+        const Body& body = bodies[static_cast<std::size_t>(i)];
+        return {body.translationalKineticEnergy(), body.rotationalKineticEnergy()};
+      });
 }
 
 double globalKineticEnergy(const BodyDomain& domain) {

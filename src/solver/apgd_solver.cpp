@@ -21,6 +21,10 @@
 // in the diagonal metric of diagonal_metric.hpp, and check_every evaluates
 // the natural residual (a second projection of every contact) only every
 // that many iterations; the returned iterate is always one that was checked.
+// The iterates are the same bits on any thread and rank count: the sums that
+// feed numbers (L_0, the objective) are reproducible sums, and those that
+// only feed decisions (backtracking, restart) are summed the ordinary way and
+// again reproducibly when their round-off could flip the decision.
 #include "diagonal_metric.hpp"
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
@@ -96,8 +100,8 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   if (preconditioned_) {
     L = scaledLipschitzEstimate(metric, *xn, *Axn);
   } else {
-    const double denominator = xn->norm2();
-    L = denominator > 0.0 ? Axn->norm2() / denominator : 0.0;
+    const double denominator = reproducibleNorm2(*xn);
+    L = denominator > 0.0 ? reproducibleNorm2(*Axn) / denominator : 0.0;
   }
   if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
 
@@ -109,15 +113,26 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     // Backtracking, bounded by max_backtracks; after the last doubling the step is
     // accepted as is (it is still a feasible projected step).
     TrialStep trial_step;
+    bool certain = true;
+    auto sums = [&](bool reproducible) {
+      return trialStep(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr, b, *x,
+                       reproducible);
+    };
     for (int trial = 0;; ++trial) {
       step(y, Ay, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
       ++applies;
-      trial_step =
-          trialStep(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr, b, *x);
-      if (trial_step.curvature <= L * trial_step.length || trial >= max_backtracks_) break;
+      trial_step = sums(false);
+      bool backtrack = trial_step.needsBacktracking(L, certain);
+      if (!certain) {
+        trial_step = sums(true);
+        backtrack = trial_step.needsBacktracking(L, certain);
+      }
+      if (!backtrack || trial >= max_backtracks_) break;
       L *= 2.0;
     }
+    bool restart = trial_step.restarts(certain);
+    if (!certain) restart = sums(true).restarts(certain);
 
     // The natural residual, a second projection of every contact, is checked
     // every check_every iterations (and at the last); the restart product
@@ -137,7 +152,6 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
 
     const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    const bool restart = trial_step.restart > 0.0;
     if (restart) {
       Tpetra::deep_copy(y, *xn);
       Tpetra::deep_copy(Ay, *Axn);

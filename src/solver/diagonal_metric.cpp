@@ -95,17 +95,12 @@ double scaledLipschitzEstimate(const DiagonalMetric& metric, const Vector& d, co
   const double* pAd = readOnly(Ad);
   const double* ps = metric.scale.data();
   const double* pinv = metric.inverse.data();
-  const auto n = static_cast<Index>(d.getLocalLength());
-  double image = 0.0;
-  double length = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : image, length)
-  for (Index i = 0; i < n; ++i) {
-    const double a = ps[i] * pAd[i];
-    const double l = pd[i] * pinv[i];
-    image += a * a;
-    length += l * l;
-  }
-  const auto [image_squared, length_squared] = globalSums<2>(d, {image, length});
+  const auto [image_squared, length_squared] =
+      reproducibleSums<2>(d, [=](long long i) -> std::array<double, 2> {
+        const double a = ps[i] * pAd[i];
+        const double l = pd[i] * pinv[i];
+        return {a * a, l * l};
+      });
   return length_squared > 0.0 ? std::sqrt(image_squared / length_squared) : 0.0;
 }
 

@@ -21,9 +21,12 @@ QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma,
   QpMeasures m;
   m.residual = solver_detail::naturalResidual(qp.cones, gamma, gradient, nullptr);
   // With g = A gamma + b: 1/2 gamma^T A gamma + b^T gamma = 1/2 gamma^T (g + b).
-  const double g_dot = gamma.dot(gradient);
-  const double b_dot = gamma.dot(*qp.b);
-  m.objective = 0.5 * (g_dot + b_dot);
+  const double* pg = solver_detail::readOnly(gamma);
+  const double* pgrad = solver_detail::readOnly(gradient);
+  const double* pb = solver_detail::readOnly(*qp.b);
+  m.objective = 0.5 * solver_detail::reproducibleSums<1>(gamma, [=](long long i) {
+                  return std::array<double, 1>{pg[i] * (pgrad[i] + pb[i])};
+                })[0];
   return m;
 }
 

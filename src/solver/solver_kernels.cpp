@@ -150,53 +150,84 @@ double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
-  const Index n = localLength(x);
-  double local = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : local)
-  for (Index i = 0; i < n; ++i) local += px[i] * (0.5 * pAx[i] + (pb ? pb[i] : 0.0));
-  return globalSum(x, local);
+  return reproducibleSums<1>(x, [=](Index i) -> std::array<double, 1> {
+    return {px[i] * (0.5 * pAx[i] + (pb ? pb[i] : 0.0))};
+  })[0];
+}
+
+double reproducibleNorm2(const Vector& x) {
+  const double* px = readOnly(x);
+  return std::sqrt(
+      reproducibleSums<1>(x, [=](Index i) -> std::array<double, 1> { return {px[i] * px[i]}; })[0]);
 }
 
 namespace {
 
+// Entry i's terms of the three trial-step sums.
 template <bool Scaled>
-TrialStep localTrialStep(Index n, const double* px, const double* py, const double* pAx,
-                         const double* pAy, const double* inverse_scale, const double* pb,
-                         const double* pz) {
-  double curvature = 0.0;
-  double length = 0.0;
-  double restart = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : curvature, length, restart)
-  for (Index i = 0; i < n; ++i) {
-    const double d = px[i] - py[i];
-    curvature += d * (pAx[i] - pAy[i]);
-    if constexpr (Scaled) {
-      const double measured = d * inverse_scale[i];
-      length += measured * measured;
-    } else {
-      length += d * d;
-    }
-    restart += (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i]);
+inline std::array<double, 3> trialTerms(Index i, const double* px, const double* py,
+                                        const double* pAx, const double* pAy,
+                                        const double* inverse_scale, const double* pb,
+                                        const double* pz) {
+  const double d = px[i] - py[i];
+  double length;
+  if constexpr (Scaled) {
+    const double measured = d * inverse_scale[i];
+    length = measured * measured;
+  } else {
+    length = d * d;
   }
-  return {curvature, length, restart};
+  return {d * (pAx[i] - pAy[i]), length, (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i])};
+}
+
+template <bool Scaled>
+TrialStep trialStepSums(const Vector& x, const double* px, const double* py, const double* pAx,
+                        const double* pAy, const double* inverse_scale, const double* pb,
+                        const double* pz, bool reproducible) {
+  const auto terms = [=](Index i) {
+    return trialTerms<Scaled>(i, px, py, pAx, pAy, inverse_scale, pb, pz);
+  };
+  if (reproducible) {
+    const auto sums = reproducibleSums<3>(x, terms);
+    return {sums[0], sums[1], sums[2], 0.0, 0.0, 0.0};
+  }
+  const Index n = localLength(x);
+  double curvature = 0.0, length = 0.0, restart = 0.0;
+  double curvature_size = 0.0, restart_size = 0.0;
+#pragma omp parallel for schedule(static) \
+    reduction(+ : curvature, length, restart, curvature_size, restart_size)
+  for (Index i = 0; i < n; ++i) {
+    const std::array<double, 3> t = terms(i);
+    curvature += t[0];
+    length += t[1];
+    restart += t[2];
+    curvature_size += std::abs(t[0]);
+    restart_size += std::abs(t[2]);
+  }
+  const auto global = globalSums<5>(x, {curvature, length, restart, curvature_size, restart_size});
+  // Any order of summing n terms is within gamma_n sum|t| of the exact sum
+  // (Higham, Accuracy and Stability of Numerical Algorithms, 2002, eq. 4.4);
+  // doubled for the round-off of the sizes themselves.
+  const double count = static_cast<double>(x.getGlobalLength()) + 1.0;
+  const double unit = std::ldexp(1.0, -53);
+  const double gamma = 2.0 * count * unit / (1.0 - count * unit);
+  return {global[0], global[1], global[2], gamma * global[3], gamma * global[1], gamma * global[4]};
 }
 
 }  // namespace
 
 TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
-                    const double* inverse_scale, const Vector* b, const Vector& z) {
+                    const double* inverse_scale, const Vector* b, const Vector& z,
+                    bool reproducible) {
   const double* px = readOnly(x);
   const double* py = readOnly(y);
   const double* pAx = readOnly(Ax);
   const double* pAy = readOnly(Ay);
   const double* pb = b ? readOnly(*b) : nullptr;
   const double* pz = readOnly(z);
-  const Index n = localLength(x);
-  const TrialStep local = inverse_scale
-                              ? localTrialStep<true>(n, px, py, pAx, pAy, inverse_scale, pb, pz)
-                              : localTrialStep<false>(n, px, py, pAx, pAy, nullptr, pb, pz);
-  const auto global = globalSums<3>(x, {local.curvature, local.length, local.restart});
-  return {global[0], global[1], global[2]};
+  return inverse_scale
+             ? trialStepSums<true>(x, px, py, pAx, pAy, inverse_scale, pb, pz, reproducible)
+             : trialStepSums<false>(x, px, py, pAx, pAy, nullptr, pb, pz, reproducible);
 }
 
 std::array<double, 3> stepDots(const Vector& s, const Vector& y) {

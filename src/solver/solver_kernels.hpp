@@ -4,13 +4,17 @@
 // global reduction, so a solver iteration does not pay for several Tpetra
 // passes plus temporaries. The gradient is always passed as (Ax, b) so the
 // solvers can keep A x instead of the gradient; b may be null (gradient = Ax).
+#include "grains/linalg/reproducible_reduction.hpp"
 #include "grains/solver/quadratic_program.hpp"
 #include "grains/solver/solver.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -36,8 +40,12 @@ void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, cons
 /// || x - Pi_K(x - (Ax + b)) ||_inf over all ranks.
 double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b);
 
-/// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x).
+/// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x), summed
+/// reproducibly (the same on any thread and rank count).
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);
+
+/// ||x||_2 over all ranks, summed reproducibly.
+double reproducibleNorm2(const Vector& x);
 
 /// Sums of N local values over the ranks of v's map, in one reduction.
 template <std::size_t N>
@@ -48,18 +56,54 @@ std::array<double, N> globalSums(const Vector& v, const std::array<double, N>& l
   return global;
 }
 
+/// Sums over all ranks of N terms per local entry of `like`, terms(i) giving
+/// entry i's N terms, with a result independent of the thread and rank count
+/// (grains/linalg/reproducible_reduction.hpp).
+template <std::size_t N, class Terms>
+std::array<double, N> reproducibleSums(const Vector& like, Terms terms) {
+  return grains::reproducibleSums<N>(*like.getMap()->getComm(),
+                                     static_cast<long long>(like.getLocalLength()),
+                                     static_cast<double>(like.getGlobalLength()), terms);
+}
+
 /// What APGD needs of a trial step x from the extrapolated point y (previous
-/// iterate z), as global sums in one pass and one reduction:
-/// curvature (x - y).(Ax - Ay), length |x - y|^2 (with inverse_scale, 1/s
-/// per local unknown, in the diagonal metric: sum_i ((x - y)_i / s_i)^2) and
-/// the restart product (Ay + b).(x - z).
+/// iterate z), as global sums: curvature (x - y).(Ax - Ay), length |x - y|^2
+/// (with inverse_scale, 1/s per local unknown, in the diagonal metric:
+/// sum_i ((x - y)_i / s_i)^2) and the restart product (Ay + b).(x - z).
+/// APGD only compares them (curvature <= L length, restart > 0), so they are
+/// first summed the ordinary way in one pass and one reduction, with bounds on
+/// that sum's round-off; only when a comparison falls within those bounds are
+/// they summed again reproducibly. The decisions, and so the iterates, are
+/// then the same on any thread and rank count.
 struct TrialStep {
   double curvature = 0.0;
   double length = 0.0;
   double restart = 0.0;
+  /// Bounds on the round-off of the three sums (0 once summed reproducibly).
+  double curvature_error = 0.0;
+  double length_error = 0.0;
+  double restart_error = 0.0;
+
+  /// The step fails the upper-bound test (L doubles), decided as the
+  /// reproducible sums decide it; `certain` false when the ordinary sums
+  /// cannot tell.
+  bool needsBacktracking(double L, bool& certain) const {
+    const double gap = curvature - L * length;
+    const double margin =
+        2.0 * (curvature_error + L * length_error) + std::ldexp(std::abs(L * length), -51);
+    certain = std::abs(gap) > margin || (curvature_error == 0.0 && length_error == 0.0);
+    return !(curvature <= L * length);
+  }
+  bool restarts(bool& certain) const {
+    certain = std::abs(restart) > 2.0 * restart_error || restart_error == 0.0;
+    return restart > 0.0;
+  }
 };
+/// `reproducible` false: ordinary sums with their round-off bounds; true: the
+/// reproducible sums.
 TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
-                    const double* inverse_scale, const Vector* b, const Vector& z);
+                    const double* inverse_scale, const Vector* b, const Vector& z,
+                    bool reproducible = false);
 
 /// Global sums (s.s, s.y, y.y) in one reduction: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);

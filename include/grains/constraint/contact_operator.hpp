@@ -64,16 +64,25 @@ class ContactOperator : public Operator {
   /// D x summed to the owned bodies, in owned_work_ (several ranks) or
   /// local_work_ (one rank, where the column bodies are the owned ones).
   void ownedProduct(const double* x) const;
+  /// Owned-body values to the column bodies (ghosts imported).
+  void toColumns(const Vector& owned) const;
 
   double scale_;
   double regularisation_;
   std::shared_ptr<const LocalJacobian> jacobian_;
-  RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> importer_;  ///< null on one rank
+  /// Null where the column bodies are the owned ones (one rank, or a rank
+  /// without ghost columns).
+  RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> importer_;
+  bool distributed_;  ///< several ranks: body sums go through the ranks' parts
   // Work vectors, allocated once: solvers apply A hundreds of times per step.
   mutable std::vector<double> local_work_;  ///< W D x per owned body (no importer)
   mutable RCP<Vector> column_work_;         ///< D x, then W D x, per column body
   mutable RCP<Vector> owned_work_;
   mutable RCP<Vector> owned_work2_;
+  // The two grids of the body sums (LocalJacobian::BodySums), per column
+  // body and summed to the owners, where the grids add exactly.
+  mutable RCP<MultiVector> column_parts_;
+  mutable RCP<MultiVector> owned_parts_;
 };
 
 }  // namespace grains

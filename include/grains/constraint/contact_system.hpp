@@ -33,6 +33,10 @@ struct AssemblySettings {
   double damping_steps = 4.0;
   double compliance = 0.0;
   MotionModel motion;
+  /// Body sums of D x on the grids of a reproducible summation (the same
+  /// bits on any rank and thread count); false: ordinary sums in contact
+  /// order (the same on any thread count only).
+  bool reproducible = true;
 };
 
 /// Row of D^T for one body and one direction d applied at contact point y on

@@ -4,6 +4,7 @@
 // rows). Bodies are numbered as the column map of the assembled D^T (owned
 // first, then ghosts), so column-map vectors are 6 doubles per body (u_x ..
 // w_z); rows are numbered as the constraint map.
+#include "grains/core/reproducible_sum.hpp"
 #include "grains/solver/quadratic_program.hpp"
 
 #include <cstddef>
@@ -18,7 +19,21 @@ class LocalJacobian {
   virtual std::size_t rows() const = 0;
   virtual std::size_t columnBodies() const = 0;
 
-  /// v = D x: v has 6 entries per column body, x one per row.
+  /// Per-body sums of D x are formed on the grids of a FoldedSummation
+  /// (grains/core/reproducible_sum.hpp), so that they are the same bits
+  /// however a body's contacts are split over ranks and threads. The grids
+  /// follow from the largest term of all ranks' sums, `bound`.
+  using BodySums = FoldedSummation<2>;
+  /// Most terms one body's sum may have (the grids are sized for it).
+  static constexpr double kMaxBodyTerms = 65536.0;
+
+  /// Forms the contacts' forces for D x and returns the largest term of this
+  /// rank's body sums (reduce it to the global maximum for `bound`).
+  virtual double formForces(const double* x) const = 0;
+  /// After formForces: this rank's part of D x per column body on the two
+  /// grids (6 entries per body each); parts of several ranks add exactly.
+  virtual void sumForces(double bound, double* grid0, double* grid1) const = 0;
+  /// v = D x on one rank: v has 6 entries per column body, x one per row.
   virtual void multiplyD(const double* x, double* v) const = 0;
   /// v_k = W_k (D x)_k for the first bodies (owned, with W given per body);
   /// for the single-rank case, where no ghost sums have to be exchanged in
@@ -38,11 +53,7 @@ class LocalJacobian {
   /// W (6-vector) for one body: inverse mass on the velocity, the inverse
   /// inertia on the angular part.
   static void applyMobility(const BodyMobility& w, const double sum[6], double* out) {
-    const Mat3& J = w.inverse_inertia;
-    out[0] = w.inverse_mass * sum[0];
-    out[1] = w.inverse_mass * sum[1];
-    out[2] = w.inverse_mass * sum[2];
-    for (int i = 0; i < 3; ++i) out[3 + i] = J(i, 0) * sum[3] + J(i, 1) * sum[4] + J(i, 2) * sum[5];
+    w.apply(sum, out);
   }
 };
 

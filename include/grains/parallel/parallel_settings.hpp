@@ -27,6 +27,8 @@ struct ParallelSection {
   BodyOrder body_order = BodyOrder::Auto;
   /// Spatial order: re-sort every this many steps (>= 1).
   long sort_every = 20;
+  /// The same bits on any rank and thread count (docs/reliability.md).
+  bool reproducible = true;
 };
 
 }  // namespace grains

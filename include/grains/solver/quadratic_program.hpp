@@ -16,6 +16,17 @@ namespace grains {
 struct BodyMobility {
   double inverse_mass = 0.0;
   Mat3 inverse_inertia = Mat3::Zero();
+
+  /// out = W in for one body (6-vectors: linear, then angular), with one
+  /// fixed order of operations wherever W is applied, so that a product
+  /// gives the same bits on any rank count.
+  void apply(const double in[6], double out[6]) const {
+    const Mat3& J = inverse_inertia;
+    out[0] = inverse_mass * in[0];
+    out[1] = inverse_mass * in[1];
+    out[2] = inverse_mass * in[2];
+    for (int i = 0; i < 3; ++i) out[3 + i] = J(i, 0) * in[3] + J(i, 1) * in[4] + J(i, 2) * in[5];
+  }
 };
 
 /// Optional factored form A = scale * D^T W D + regularisation * I, for
