@@ -97,6 +97,7 @@ def quads(n, rows):
 
 
 def draw(bodies, output):
+    output.Initialize()  # the filter hands over a copy of the input's points and cells
     data = bodies.GetPointData()
     count = bodies.GetNumberOfPoints()
     centres = ns.vtk_to_numpy(bodies.GetPoints().GetData()) if count else np.zeros((0, 3))
