@@ -221,6 +221,9 @@ class GrainsView:
                    else ("POINTS", field))
         self.lut = pv.GetColorTransferFunction(field)
         set_existing(self.lut, AutomaticRescaleRangeMode="Never")
+        # Viridis: saturated from end to end (cool-to-warm turns white in
+        # the middle) and readable in grey print.
+        self.lut.ApplyPreset("Viridis (matplotlib)", True)
         self.shapes_display.SetScalarBarVisibility(self.view, True)
         bar = pv.GetScalarBar(self.lut, self.view)
         set_existing(bar, Title=field + (" (magnitude)" if vector else ""), ComponentTitle="",

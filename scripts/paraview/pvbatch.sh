@@ -23,7 +23,11 @@ if [[ -z $PVBATCH ]]; then
   exit 77
 fi
 pv_python="${GRAINS_PARAVIEW_DIR:-/opt/grains/paraview}/usr/lib/python3/dist-packages"
-if [[ $(readlink -f "$PVBATCH") == /usr/bin/* && -d $pv_python/paraview ]]; then
+if [[ $(readlink -f "$PVBATCH") == /usr/bin/* ]]; then
+  if [[ ! -d $pv_python/paraview ]]; then
+    echo "pvbatch.sh: Debian's pvbatch needs ParaView's Python in $pv_python: run scripts/install-deps.sh" >&2
+    exit 1
+  fi
   export PYTHONPATH="$pv_python${PYTHONPATH:+:$PYTHONPATH}"
 fi
 cmd=("$PVBATCH")
