@@ -4,7 +4,7 @@ when ffmpeg is on PATH, an MP4 of the frames (H.264, plays in browsers).
 
 Usage: scripts/paraview/pvbatch.sh [-n RANKS] scripts/paraview/animate.py RUN_DIR
            [--field FIELD] [--view iso|top|front|side] [--size WxH] [--every K]
-           [--fps N] [--no-walls] [--no-network] [--output-dir DIR]
+           [--fps N] [--end T] [--no-walls] [--no-network] [--output-dir DIR]
 Frames go to DIR/frame_0000.png ... (default DIR: RUN_DIR/movie), the movie
 to DIR/grains.mp4.
 """
@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--every", type=int, default=1, help="render every K-th output step")
     parser.add_argument("--fps", type=int, default=10)
+    parser.add_argument("--end", type=float, help="last physical time to render (default: all)")
     parser.add_argument("--no-walls", action="store_true")
     parser.add_argument("--no-network", action="store_true")
     parser.add_argument("--output-dir")
@@ -36,7 +37,8 @@ def main():
 
     grains = grains_view.GrainsView(args.run_dir, field=args.field, walls=not args.no_walls,
                                     network=not args.no_network, size=(width, height))
-    times = grains.times[::args.every] if args.every > 0 else grains.times
+    times = [t for t in grains.times if args.end is None or t <= args.end]
+    times = times[::args.every] if args.every > 0 else times
     grains.colour_range_over(times)
     grains.frame(args.view, times)
     for index, t in enumerate(times):

@@ -80,7 +80,9 @@ def surfaces(shape, n, get):
         normals = normal[:, None, :] + np.array([0, 0, 1, 1, 0, 0.0])[:, None, None] * ring
         return points, np.broadcast_to(normals, points.shape)
     if shape == 4:  # torus: rows around the tube, columns around the ring
-        psi = np.linspace(0.0, 2 * np.pi, AROUND // 2 + 1)[:, None, None]
+        # psi runs backwards so that the faces wind counter-clockwise seen
+        # from outside, as on the other shapes (VTK lights back faces as such).
+        psi = np.linspace(2 * np.pi, 0.0, AROUND // 2 + 1)[:, None, None]
         big = get("major_radius")[:, None, None, None]
         tube = np.cos(psi) * ring + np.sin(psi) * np.array([0, 0, 1.0])  # (rows, AROUND, 3)
         return big * ring + r * tube, np.broadcast_to(tube, (n,) + tube.shape)
@@ -335,7 +337,11 @@ def run_from_gui():
                         bodies=source)
     pv.Hide(source, grains.view)
     grains.frame("iso")
-    grains.show_time(pv.GetAnimationScene().AnimationTime)
+    # Start at the last step; the time toolbar steps through the run.
+    scene = pv.GetAnimationScene()
+    scene.UpdateAnimationUsingDataTimeSteps()
+    scene.GoToLast()
+    grains.show_time(grains.times[-1])
     pv.Render(grains.view)
 
 

@@ -68,6 +68,18 @@ for k, gid in enumerate(b["gid"]):
     if mine.sum() < 50 or np.abs(error).max() > 1e-9 * np.maximum(1.0, r) or outward.min() < -1e-12:
         failed.append(f"body {gid} (shape {shape}): {mine.sum()} vertices, largest surface "
                       f"error {np.abs(error).max():.3g}, smallest n.x {outward.min():.3g}")
+# Faces wind counter-clockwise seen from outside: VTK lights a face seen
+# from its back with its normals flipped (dark bodies otherwise).
+polys = drawn.GetPolys()
+faces = ns.vtk_to_numpy(polys.GetConnectivityArray()).reshape(-1, 4)
+corner = d["points"][faces]
+area = np.cross(corner[:, 2] - corner[:, 0], corner[:, 3] - corner[:, 1])
+facing = np.einsum("ni,ni->n", area, normals[faces].sum(axis=1))
+big = np.linalg.norm(area, axis=1) > 1e-12
+print(f"faces: {int(big.sum())} with area, {int((facing[big] <= 0).sum())} wound inwards")
+if (facing[big] <= 0).any():
+    shapes_in = sorted({int(v) for v in d["shape"][faces[big][facing[big] <= 0][:, 0]]})
+    failed.append(f"faces wound inwards on shapes {shapes_in}")
 print(f"{len(b['gid'])} bodies, shapes {sorted(seen)}, {len(d['gid'])} vertices, "
       f"{drawn.GetNumberOfCells()} faces")
 if seen != {0, 1, 2, 3, 4}:
