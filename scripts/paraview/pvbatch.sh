@@ -34,9 +34,23 @@ cmd=("$PVBATCH")
 if ((ranks > 0)); then
   cmd=(mpirun -n "$ranks" "$PVBATCH" --mpi)
 fi
-if [[ -z ${DISPLAY:-} ]] && command -v xvfb-run >/dev/null; then
-  # -a searches a free display from -n on: a random start keeps runs that
-  # begin at the same moment (parallel tests, several users) apart.
-  cmd=(xvfb-run -a -n $((100 + RANDOM % 5000)) -s "-screen 0 1920x1080x24" "${cmd[@]}")
+if [[ -n ${DISPLAY:-} ]] || ! command -v xvfb-run >/dev/null; then
+  exec "${cmd[@]}" "$@"
 fi
-exec "${cmd[@]}" "$@"
+# Under xvfb-run. -a searches a free display from -n on: a random start keeps
+# runs that begin at the same moment (parallel tests, several users) apart.
+# Now and then the new X server refuses the first connection ("bad X server
+# connection", pvbatch aborts before doing anything): then try again.
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+for attempt in 1 2 3; do
+  status=0
+  xvfb-run -a -n $((100 + RANDOM % 5000)) -s "-screen 0 1920x1080x24" "${cmd[@]}" "$@" \
+    2> >(tee "$errors" >&2) || status=$?
+  wait # for tee
+  if ((status == 0)) || ! grep -q "bad X server connection" "$errors"; then
+    exit "$status"
+  fi
+  echo "pvbatch.sh: the X server refused pvbatch (attempt $attempt of 3)" >&2
+done
+exit "$status"
