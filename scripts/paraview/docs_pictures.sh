@@ -20,9 +20,8 @@ mkdir -p "$OUT" "$work"
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS=1
 
-# The five shapes: the scene of tests/paraview/paraview_test.sh, 40 steps.
-sed -n '/^simulation:/,/^output:/p' "$ROOT/tests/paraview/paraview_test.sh" >"$work/shapes.yaml"
-"$GRAINS" run "$work/shapes.yaml" --steps 40 --output "$work/shapes" --overwrite -q
+# The five shapes: the scene of the picture tests, 40 steps.
+"$GRAINS" run "$ROOT/tests/render/five_shapes.yaml" --steps 40 --output "$work/shapes" --overwrite -q
 "$PV" "$ROOT/scripts/paraview/render.py" "$work/shapes" --size 1000x700 --output "$OUT/shapes.png"
 
 mpirun -n 2 "$GRAINS" run "$ROOT/config/demo_settle.yaml" --set output.contact_network=true \
