@@ -201,8 +201,11 @@ class GrainsView:
                  network=True, size=(1200, 900)):
         self.run_dir = run_dir
         self.field = field
-        self.view = view or pv.GetActiveViewOrCreate("RenderView")
-        self.view.ViewSize = list(size)
+        self.size = list(size)
+        if view is None:  # batch; in the GUI the window sets the size
+            view = pv.GetActiveViewOrCreate("RenderView")
+            view.ViewSize = self.size
+        self.view = view
         self.view.Background = [1.0, 1.0, 1.0]
         set_existing(self.view, OrientationAxesVisibility=0, UseColorPaletteForBackground=0)
         self.bodies = bodies or pv.PVDReader(registrationName="bodies.pvd",
@@ -324,7 +327,7 @@ class GrainsView:
         self.view.GetActiveCamera().Dolly(1.3)
 
     def save(self, path):
-        pv.SaveScreenshot(path, self.view, ImageResolution=list(self.view.ViewSize))
+        pv.SaveScreenshot(path, self.view, ImageResolution=self.size)
 
 
 def run_from_gui():
