@@ -1,61 +1,48 @@
-#!/usr/bin/env pvpython
-"""Render the last frame of a grains run with ParaView's Python (pvpython):
-bodies as glyphs (spheres scaled by radius; other shapes as their tensor
-ellipsoid), coloured by a point field, walls half transparent, the contact
-network if present; one PNG.
+"""Render one step of a grains run with ParaView: every body as its own
+shape, coloured by a point field, the walls, the contact network as tubes
+scaled by force and the time (grains_view.py). One PNG.
 
-Usage: pvpython render.py RUN_DIR [FIELD] [OUTPUT.png]
-       (FIELD default: velocity; OUTPUT default: RUN_DIR/paraview.png)
-For the exact shape of every body use scripts/render/render_png.py (VTK's
-Python), which CI tests; on Debian 12 pvpython (python3-paraview) cannot be
-installed beside the build dependencies, so this script is kept to the same
-few paraview.simple calls ParaView's own Python shell records.
+Usage: scripts/paraview/pvbatch.sh [-n RANKS] scripts/paraview/render.py RUN_DIR
+           [--field FIELD] [--time T | --step-index I] [--view iso|top|front|side]
+           [--size WxH] [--no-walls] [--no-network] [--output FILE.png]
+(pvbatch.sh finds Debian's ParaView Python and a headless X; plain
+`pvbatch render.py ...` works with any ParaView 5.11 or newer.)
 """
+import argparse
 import os
 import sys
 
-from paraview.simple import (  # pvpython provides it
-    ColorBy, GetActiveViewOrCreate, PVDReader, ResetCamera, SaveScreenshot, Show, TensorGlyph,
-    XMLPolyDataReader,
-)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grains_view  # noqa: E402 (beside this script)
 
-run_dir = sys.argv[1] if len(sys.argv) > 1 else "."
-field = sys.argv[2] if len(sys.argv) > 2 else "velocity"
-output = sys.argv[3] if len(sys.argv) > 3 else os.path.join(run_dir, "paraview.png")
 
-view = GetActiveViewOrCreate("RenderView")
-view.Background = [1, 1, 1]
-bodies = PVDReader(FileName=os.path.join(run_dir, "bodies.pvd"))
-bodies.UpdatePipeline(max(bodies.TimestepValues or [0.0]))
-view.ViewTime = max(bodies.TimestepValues or [0.0])
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run_dir")
+    parser.add_argument("--field", default="velocity")
+    parser.add_argument("--time", type=float, help="physical time (default: the last step)")
+    parser.add_argument("--step-index", type=int, help="index into the output steps (0 first, -1 last)")
+    parser.add_argument("--view", default="iso", choices=sorted(grains_view.VIEWS))
+    parser.add_argument("--size", default="1200x900")
+    parser.add_argument("--no-walls", action="store_true")
+    parser.add_argument("--no-network", action="store_true")
+    parser.add_argument("--output")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    grains = grains_view.GrainsView(args.run_dir, field=args.field, walls=not args.no_walls,
+                                    network=not args.no_network, size=(width, height))
+    t = grains.times[-1]
+    if args.time is not None:
+        t = grains_view.nearest_time(grains.times, args.time)
+    elif args.step_index is not None:
+        t = grains.times[args.step_index]
+    grains.show_time(t)
+    grains.colour_range(*grains_view.point_array_range(grains.bodies, args.field))
+    grains.frame(args.view, [t])
+    grains.show_time(t)
+    output = args.output or os.path.join(args.run_dir, "paraview.png")
+    grains.save(output)
+    print(f"wrote {output} (t = {t:g} s, {len(grains.times)} steps)")
 
-# Every shape as the ellipsoid of its shape_tensor (R diag(semi-axes) R^T):
-# exact for spheres and ellipsoids, the bounding ellipsoid for the others.
-# (the recipe of docs/output.md: eigenvalues x 2 x the source's radius 0.5)
-glyphs = TensorGlyph(Input=bodies, GlyphType="Sphere")
-glyphs.Tensors = ["POINTS", "shape_tensor"]
-glyphs.ExtractEigenvalues = 1
-glyphs.ScaleFactor = 2.0
-glyphs.ClampScaling = 0
-glyphs.ColorGlyphs = 0
-display = Show(glyphs, view)
-ColorBy(display, ("POINTS", field, "Magnitude"))
-display.SetScalarBarVisibility(view, True)
 
-walls_file = os.path.join(run_dir, "walls.vtp")
-if os.path.exists(walls_file):
-    walls = Show(XMLPolyDataReader(FileName=[walls_file]), view)
-    walls.Opacity = 0.2
-    ColorBy(walls, None)
-
-network_file = os.path.join(run_dir, "contacts.pvd")
-if os.path.exists(network_file):
-    network = Show(PVDReader(FileName=network_file), view)
-    ColorBy(network, ("CELLS", "normal_force"))
-    network.LineWidth = 2.0
-
-view.CameraPosition = [1, -1.2, 0.8]
-view.CameraViewUp = [0, 0, 1]
-ResetCamera(view)
-SaveScreenshot(output, view, ImageResolution=[1200, 900])
-print("wrote", output)
+main()

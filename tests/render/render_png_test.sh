@@ -21,23 +21,7 @@ $PY -c "import vtk" 2>/dev/null || {
 export OMP_NUM_THREADS=1
 work=$(mktemp -d /tmp/grains_render.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cat >"$work/mixed.yaml" <<'YAML'
-simulation: {dt: 0.005, steps: 10}
-bodies:
-  radius: 0.1
-  mass: 1.0
-  generator: {type: lattice, count: 27, spacing: 0.22,
-              region: {type: box, min: [-0.33, -0.33, 0.0], max: [0.33, 0.33, 0.66]}}
-extra_bodies:
-  - {shape: spherocylinder, radius: 0.08, half_length: 0.25, mass: 1.0, position: [0.8, 0, 0.3], axis: [1, 0, 1]}
-  - {shape: ellipsoid, semi_axes: [0.3, 0.15, 0.1], mass: 1.0, position: [-0.8, 0, 0.3], axis: [0, 1, 1]}
-  - {shape: torus, radius: 0.05, major_radius: 0.25, mass: 1.0, position: [0, 0.9, 0.3], axis: [1, 0, 0]}
-  - {shape: cylinder, radius: 0.15, half_length: 0.1, mass: 1.0, position: [0, -0.9, 0.3]}
-walls: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
-solver: {name: apgd, tolerance: 1.0e-8}
-output: {vtk_every: 5, contact_network: true, log_every: 0}
-YAML
-"$GRAINS" run "$work/mixed.yaml" --output "$work/run" -q || {
+"$GRAINS" run "$SOURCE/tests/render/five_shapes.yaml" --output "$work/run" -q || {
   echo "FAIL: the grains run failed"
   exit 1
 }
