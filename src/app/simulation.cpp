@@ -134,6 +134,15 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
                                                   config.contact.friction);
 
+  // On as many ranks as the writer the partition is restored, so the run
+  // continues exactly as if it had not stopped; otherwise it is made afresh.
+  run.domain =
+      restart && restart->same_layout
+          ? std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel, restart->layout)
+          : std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel);
+  BodyDomain& domain = *run.domain;
+  if (restart) checkRestoredOverlaps(domain, config.contact, options.allow_penetration, log);
+
   try {
     // A restart continues the outputs of an existing directory (unless told
     // to overwrite them).
@@ -147,13 +156,6 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   }
   writeEffectiveConfig(config, output_dir, rank);
 
-  // On as many ranks as the writer the partition is restored, so the run
-  // continues exactly as if it had not stopped; otherwise it is made afresh.
-  run.domain =
-      restart && restart->same_layout
-          ? std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel, restart->layout)
-          : std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel);
-  BodyDomain& domain = *run.domain;
   if (config.parallel.body_order == BodyOrder::Auto && !restart) {
     log.info(domain.bodyOrder() == BodyOrder::Spatial
                  ? "bodies kept in spatial order (parallel.body_order: auto; the input lists "

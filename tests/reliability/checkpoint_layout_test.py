@@ -18,6 +18,9 @@ import numpy as np
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checkpoint_bodies import read_dataset  # noqa: E402
+
 GRAINS, SOURCE, MPIEXEC = sys.argv[1:4]
 BODY_FIELDS = {
     "gid": "1", "shape": None, "generation": "1", "num_contacts": "1", "radius": "m",
@@ -26,14 +29,6 @@ BODY_FIELDS = {
     "angular_velocity": "rad/s", "external_force": "N", "growth_rate": "1/s",
     "contact_force": "N", "contact_torque": "N m"
 }
-
-
-def h5dump_array(path, dataset, dtype, width, work):
-    out = os.path.join(work, dataset.replace("/", "_") + ".bin")
-    subprocess.run(["h5dump", "-d", dataset, "-b", "LE", "-o", out, path], check=True,
-                   stdout=subprocess.DEVNULL)
-    values = np.fromfile(out, dtype=dtype)
-    return values.reshape(-1, width) if width > 1 else values
 
 
 def units_of(path, dataset):
@@ -80,9 +75,9 @@ def main():
             if 'DATASET "%s"' % name not in header:
                 failures.append("no dataset warm_start/%s" % name)
 
-        gid = h5dump_array(path, "/bodies/gid", "<i8", 1, work)
-        position = h5dump_array(path, "/bodies/position", "<f8", 3, work)
-        velocity = h5dump_array(path, "/bodies/velocity", "<f8", 3, work)
+        gid = read_dataset(path, "/bodies/gid", "<i8", 1)
+        position = read_dataset(path, "/bodies/position", "<f8", 3)
+        velocity = read_dataset(path, "/bodies/velocity", "<f8", 3)
         vtk_gid, vtk_position, vtk_velocity = vtk_frame(out, 10)
         if len(gid) != 1000 or sorted(gid) != sorted(vtk_gid):
             failures.append("checkpoint GIDs (%d) are not the VTK frame's (%d)"

@@ -1,5 +1,7 @@
 // End-to-end checks of the `grains` executable: outputs of a short run, and
 // bad input rejected with a clear message, exit status 2 and nothing written.
+#include "grains/io/checkpoint.hpp"
+
 #include "grains_process.hpp"
 
 #include <gtest/gtest.h>
@@ -255,6 +257,49 @@ TEST_F(GrainsCli, RestartIntoAMovedWallIsRefusedUnlessAllowed) {
   const auto allowed = runGrains("run " + cfg + " --output " + (dir_ / "allowed").string() + moved +
                                  restart + " --allow-penetration");
   EXPECT_EQ(allowed.status, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("continuing (--allow-penetration)"), std::string::npos)
+      << allowed.output;
+}
+
+// A checkpoint whose bodies overlap (here: body 1 moved 0.05 m into body 0)
+// is refused, naming both GIDs and the depth, unless --allow-penetration.
+TEST_F(GrainsCli, RestartOfOverlappingBodiesIsRefusedUnlessAllowed) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --set output.checkpoint_every=4 --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  grains::CheckpointState state =
+      grains::readCheckpoint((out / "checkpoint_00000004.h5").string(), MPI_COMM_SELF);
+  ASSERT_GE(state.bodies.size(), 2u);
+  auto body = [&](grains::GlobalId gid) -> grains::Body& {
+    return *std::find_if(state.bodies.begin(), state.bodies.end(),
+                         [&](const grains::Body& b) { return b.gid == gid; });
+  };
+  const std::string intact = (dir_ / "intact.h5").string();
+  grains::writeCheckpoint(intact, state, MPI_COMM_SELF);
+  body(1).position = body(0).position + grains::Vec3(0.15, 0.0, 0.0);  // radii 0.1
+  const std::string overlapping = (dir_ / "overlapping.h5").string();
+  grains::writeCheckpoint(overlapping, state, MPI_COMM_SELF);
+
+  const auto fine =
+      runGrains("run " + cfg + " --output " + (dir_ / "fine").string() + " --restart " + intact);
+  ASSERT_EQ(fine.status, 0) << fine.output;
+  EXPECT_EQ(fine.output.find("overlap by"), std::string::npos) << fine.output;
+
+  const auto refused = runGrains("run " + cfg + " --output " + (dir_ / "refused").string() +
+                                 " --restart " + overlapping);
+  EXPECT_EQ(refused.status, 2) << refused.output;
+  for (const char* part :
+       {"restart: bodies 0 at (", ") and 1 at (", "overlap by 0.05 m",
+        "more than the tolerance of 0.005 m", "(1 pair overlaps that deep)", "--allow-penetration"})
+    EXPECT_NE(refused.output.find(part), std::string::npos) << part << ": " << refused.output;
+  EXPECT_FALSE(fs::exists(dir_ / "refused"));
+
+  const auto allowed = runGrains("run " + cfg + " --output " + (dir_ / "allowed").string() +
+                                 " --restart " + overlapping + " --allow-penetration");
+  EXPECT_EQ(allowed.status, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("overlap by 0.05 m"), std::string::npos) << allowed.output;
   EXPECT_NE(allowed.output.find("continuing (--allow-penetration)"), std::string::npos)
       << allowed.output;
 }
