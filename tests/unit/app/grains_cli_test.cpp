@@ -327,6 +327,22 @@ TEST_F(GrainsCli, AbsurdTimeStepEndsTheRunAtOnce) {
   }
 }
 
+// An envelope that makes every pair of the demo's 1000 spheres a contact
+// (n^2 = 501,500 contacts) ends the run in step 1, before the solve.
+TEST_F(GrainsCli, ExplodingContactCountEndsTheRunAtOnce) {
+  const std::string demo = std::string(GRAINS_SOURCE_DIR) + "/config/demo_settle.yaml";
+  const fs::path out = dir_ / "envelope";
+  const auto r = runGrains("run " + demo + " --steps 3 --output " + out.string() +
+                           " --set output.vtk_every=0 --set contact.envelope=1e300");
+  EXPECT_EQ(r.status, 1) << r.output;
+  for (const char* part :
+       {"excessive motion in step 1: 501500 contacts among 1000 bodies (more than 200 per body)",
+        "the contact envelope (1e+300 m)", "has the most (", "reduce contact.envelope",
+        "emergency_checkpoint_00000000.h5"})
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << ": " << r.output;
+  EXPECT_TRUE(fs::exists(out / "emergency_checkpoint_00000000.h5"));
+}
+
 TEST_F(GrainsCli, BadInputIsRejectedWithExitTwoAndNothingWritten) {
   const std::string base(kSmallPile);
   auto replace = [&](const std::string& from, const std::string& to) {
