@@ -1,6 +1,7 @@
 #include "grains/app/simulation.hpp"
 
 #include "grains/app/collective_errors.hpp"
+#include "grains/app/oversubscription.hpp"
 #include "grains/app/phase_times.hpp"
 #include "grains/app/progress_line.hpp"
 #include "grains/app/restart_checks.hpp"
@@ -280,6 +281,8 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   RunSummary summary;
   summary.output_dir = options.output_dir.value_or(config.output.dir);
   const Log log(options.log, config.output.log_level, comm->getRank());
+  if (const std::string crowded = oversubscriptionWarning(*comm); !crowded.empty())
+    log.warn(crowded);
   RunState run = setUpRun(config, options, comm, summary.output_dir, log);
   BodyDomain& domain = *run.domain;
   TimeStepper& stepper = *run.stepper;
