@@ -187,15 +187,25 @@ std::string restartBodyOverlap(BodyDomain& domain, const ContactSection& contact
   return deepestOverRanks(comm, worst, count, "pair overlaps", "pairs overlap");
 }
 
+namespace {
+
+/// A restored state that penetrates: an error, or with --allow-penetration
+/// a warning. `problem` "" means none.
+void refuseUnlessAllowed(const std::string& problem, const std::string& consequence,
+                         bool allow_penetration, const Log& log) {
+  if (problem.empty()) return;
+  if (!allow_penetration)
+    throw ConfigError("restart: " + problem + "; " + consequence +
+                      " (pass --allow-penetration to continue anyway)");
+  log.warn("restart: " + problem + "; continuing (--allow-penetration)");
+}
+
+}  // namespace
+
 void checkRestoredOverlaps(BodyDomain& domain, const ContactSection& contact,
                            bool allow_penetration, const Log& log) {
-  const std::string overlap = restartBodyOverlap(domain, contact);
-  if (overlap.empty()) return;
-  if (!allow_penetration)
-    throw ConfigError("restart: " + overlap +
-                      "; the checkpoint's bodies overlap (pass --allow-penetration to continue "
-                      "anyway)");
-  log.warn("restart: " + overlap + "; continuing (--allow-penetration)");
+  refuseUnlessAllowed(restartBodyOverlap(domain, contact), "the checkpoint's bodies overlap",
+                      allow_penetration, log);
 }
 
 std::vector<std::string> restartConfigDifferences(const std::string& checkpoint_config_yaml,
@@ -223,13 +233,9 @@ void checkRestart(const CheckpointState& restart, const SimulationConfig& config
     log.warn("the restart's config differs from the checkpoint's in what defines the trajectory:");
     for (const std::string& line : differences) log.warn("  " + line);
   }
-  const std::string penetration = restartWallPenetration(restart.bodies, config, comm);
-  if (penetration.empty()) return;
-  if (!allow_penetration)
-    throw ConfigError("restart: " + penetration +
-                      "; the config's walls do not fit the checkpoint's bodies (pass "
-                      "--allow-penetration to continue anyway)");
-  log.warn("restart: " + penetration + "; continuing (--allow-penetration)");
+  refuseUnlessAllowed(restartWallPenetration(restart.bodies, config, comm),
+                      "the config's walls do not fit the checkpoint's bodies", allow_penetration,
+                      log);
 }
 
 }  // namespace grains
