@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(cmake g++ make pkg-config clang-format trilinos-all-dev libptscotch-dev libscotch-dev
   libopenmpi-dev openmpi-bin libeigen3-dev libvtk9-dev libyaml-cpp-dev libcli11-dev
-  libgtest-dev libhdf5-openmpi-dev python3-matplotlib python3-vtk9 python3-yaml
+  libgtest-dev libhdf5-openmpi-dev hdf5-tools python3-matplotlib python3-vtk9 python3-yaml
   python3-cvxopt python3-numpy python3-scipy
   xvfb xauth slurm-wlm paraview ffmpeg)
 

@@ -211,7 +211,8 @@ std::unique_ptr<Parser> makeParser(Given& given) {
       ->type_name("FILE");
   run.add_flag("--allow-penetration", given.allow_penetration,
                "With --restart: continue although restored bodies penetrate the config's walls "
-               "deeper than the tolerance (otherwise an error; docs/restart.md).");
+               "or overlap each other deeper than the tolerance (otherwise an error; "
+               "docs/restart.md).");
   p->run = &run;
 
   CLI::App& validate = *app.add_subcommand(

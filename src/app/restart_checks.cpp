@@ -3,8 +3,10 @@
 #include "grains/config/config_error.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/config/time_step_advice.hpp"
+#include "grains/constraint/contact_detection.hpp"
 #include "grains/core/text.hpp"
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/geometry/shape_traits.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -85,48 +87,125 @@ double restartPenetrationTolerance(const Body& body, const ContactSection& conta
   return std::max(contact.overlap_tolerance, 0.05 * smallestBodySize(body));
 }
 
+namespace {
+
+/// This rank's deepest offence beyond the tolerance: its depth, the GID that
+/// breaks ties (lowest wins) and its description.
+struct Offence {
+  double depth = 0.0;
+  long gid = std::numeric_limits<long>::max();
+  std::string text;
+  bool found() const { return !text.empty(); }
+  void consider(double d, long g, const std::function<std::string()>& describe) {
+    if (found() && (d < depth || (d == depth && g >= gid))) return;
+    depth = d;
+    gid = g;
+    text = describe();
+  }
+};
+
+/// Collective: the deepest offence over all ranks, followed by how many
+/// `what` there are; "" if no rank has one.
+std::string deepestOverRanks(const Comm& comm, const Offence& mine, long count,
+                             const std::string& one, const std::string& many) {
+  const long total = globalSum(comm, count);
+  if (total == 0) return "";
+  const double deepest = globalMax(comm, mine.found() ? mine.depth : 0.0);
+  const bool candidate = mine.found() && mine.depth == deepest;
+  const long gid = globalMin(comm, candidate ? mine.gid : std::numeric_limits<long>::max());
+  const int culprit = lowestRankWhere(comm, candidate && mine.gid == gid);
+  return broadcastString(comm, culprit, mine.text) + " (" + std::to_string(total) + " " +
+         (total == 1 ? one : many) + " that deep)";
+}
+
+std::string where(const Body& b) {
+  char text[128];
+  std::snprintf(text, sizeof text, "(%.6g, %.6g, %.6g)", b.position.x(), b.position.y(),
+                b.position.z());
+  return text;
+}
+
+}  // namespace
+
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
                                    const Comm& comm) {
-  double deepest = 0.0;
-  const Body* worst_body = nullptr;
-  const Wall* worst_wall = nullptr;
+  Offence worst;
   long count = 0;
   for (const Body& b : owned) {
     bool counted = false;
+    const double tolerance = restartPenetrationTolerance(b, config.contact);
     for (const Wall& w : config.walls) {
       const double depth = -wallBody(w, b).gap;
-      if (!(depth > restartPenetrationTolerance(b, config.contact))) continue;
+      if (!(depth > tolerance)) continue;
       if (!counted) ++count;
       counted = true;
-      if (worst_body == nullptr || depth > deepest ||
-          (depth == deepest && b.gid < worst_body->gid)) {
-        deepest = depth;
-        worst_body = &b;
-        worst_wall = &w;
-      }
+      worst.consider(depth, static_cast<long>(b.gid), [&] {
+        return "body " + std::to_string(b.gid) + " at " + where(b) + " penetrates wall '" + w.name +
+               "' (" + wallKindName(w.kind) + ") by " + formatNumber("%.3g", depth) +
+               " m, more than the tolerance of " + formatNumber("%.3g", tolerance) + " m";
+      });
     }
   }
-  const long total = globalSum(comm, count);
-  if (total == 0) return "";
-  const double global_deepest = globalMax(comm, deepest);
-  const bool mine = worst_body != nullptr && deepest == global_deepest;
-  const long gid =
-      globalMin(comm, mine ? static_cast<long>(worst_body->gid) : std::numeric_limits<long>::max());
-  const int culprit = lowestRankWhere(comm, mine && worst_body->gid == gid);
-  std::string text;
-  if (comm.getRank() == culprit) {
-    const Body& b = *worst_body;
-    char where[128];
-    std::snprintf(where, sizeof where, "(%.6g, %.6g, %.6g)", b.position.x(), b.position.y(),
-                  b.position.z());
-    text = "body " + std::to_string(b.gid) + " at " + where + " penetrates wall '" +
-           worst_wall->name + "' (" + wallKindName(worst_wall->kind) + ") by " +
-           formatNumber("%.3g", deepest) + " m, more than the tolerance of " +
-           formatNumber("%.3g", restartPenetrationTolerance(b, config.contact)) + " m (" +
-           std::to_string(total) + (total == 1 ? " body penetrates" : " bodies penetrate") +
-           " the walls that deep)";
+  return deepestOverRanks(comm, worst, count, "body penetrates the walls",
+                          "bodies penetrate the walls");
+}
+
+std::string restartBodyOverlap(BodyDomain& domain, const ContactSection& contact) {
+  const Comm& comm = domain.comm();
+  double max_radius = 0.0;
+  for (std::size_t i = 0; i < domain.numOwned(); ++i)
+    max_radius = std::max(max_radius, boundingRadius(domain.bodies()[i]));
+  // Ghosts reach every body that can touch an owned one; the first step's
+  // migration drops them.
+  domain.refreshGhosts(2.0 * globalMax(comm, max_radius));
+  std::vector<Contact> contacts;
+  std::string unsupported;
+  try {
+    contacts = detectContacts(domain, {}, DetectionSettings{});  // envelope 0: gap <= 0
+  } catch (const std::invalid_argument& e) {
+    unsupported = e.what();  // a shape pair only the multisphere method handles
   }
-  return broadcastString(comm, culprit, text);
+  if (globalSum(comm, unsupported.empty() ? 0L : 1L) > 0) return "";
+  Offence worst;
+  long count = 0;
+  for (const Contact& c : contacts) {
+    const Body& a = domain.bodies()[static_cast<std::size_t>(c.body_a)];
+    const Body& b = domain.bodies()[static_cast<std::size_t>(c.body_b)];
+    const double depth = -c.geometry.gap;
+    const double tolerance =
+        std::min(restartPenetrationTolerance(a, contact), restartPenetrationTolerance(b, contact));
+    if (!(depth > tolerance)) continue;
+    ++count;
+    worst.consider(depth, static_cast<long>(a.gid), [&] {
+      return "bodies " + std::to_string(a.gid) + " at " + where(a) + " and " +
+             std::to_string(b.gid) + " at " + where(b) + " overlap by " +
+             formatNumber("%.3g", depth) + " m, more than the tolerance of " +
+             formatNumber("%.3g", tolerance) + " m";
+    });
+  }
+  domain.collectStats();  // the check's ghost traffic is not the run's (metrics bytes_sent)
+  return deepestOverRanks(comm, worst, count, "pair overlaps", "pairs overlap");
+}
+
+namespace {
+
+/// A restored state that penetrates: an error, or with --allow-penetration
+/// a warning. `problem` "" means none.
+void refuseUnlessAllowed(const std::string& problem, const std::string& consequence,
+                         bool allow_penetration, const Log& log) {
+  if (problem.empty()) return;
+  if (!allow_penetration)
+    throw ConfigError("restart: " + problem + "; " + consequence +
+                      " (pass --allow-penetration to continue anyway)");
+  log.warn("restart: " + problem + "; continuing (--allow-penetration)");
+}
+
+}  // namespace
+
+void checkRestoredOverlaps(BodyDomain& domain, const ContactSection& contact,
+                           bool allow_penetration, const Log& log) {
+  refuseUnlessAllowed(restartBodyOverlap(domain, contact), "the checkpoint's bodies overlap",
+                      allow_penetration, log);
 }
 
 std::vector<std::string> restartConfigDifferences(const std::string& checkpoint_config_yaml,
@@ -154,13 +233,9 @@ void checkRestart(const CheckpointState& restart, const SimulationConfig& config
     log.warn("the restart's config differs from the checkpoint's in what defines the trajectory:");
     for (const std::string& line : differences) log.warn("  " + line);
   }
-  const std::string penetration = restartWallPenetration(restart.bodies, config, comm);
-  if (penetration.empty()) return;
-  if (!allow_penetration)
-    throw ConfigError("restart: " + penetration +
-                      "; the config's walls do not fit the checkpoint's bodies (pass "
-                      "--allow-penetration to continue anyway)");
-  log.warn("restart: " + penetration + "; continuing (--allow-penetration)");
+  refuseUnlessAllowed(restartWallPenetration(restart.bodies, config, comm),
+                      "the config's walls do not fit the checkpoint's bodies", allow_penetration,
+                      log);
 }
 
 }  // namespace grains

@@ -7,6 +7,7 @@
 #include "grains/io/wall_geometry.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -58,8 +59,14 @@ RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm
   vtk_.emplace(dir_, comm, append);
   if (config.output.contact_network) network_.emplace(dir_, comm, append);
   writeWallsFile(config.walls, domain, dir_ + "/walls.vtp", log);
-  writeFrame(first_step - 1, static_cast<double>(first_step - 1) * config.simulation.dt, domain,
-             stepper);
+  // A restart knows no contacts before its first step: appending, it keeps
+  // the network frame the earlier run wrote at the checkpoint's step.
+  const long restart_step = first_step - 1;
+  const auto& kept = network_ ? network_->series().entries() : std::vector<VtkSeriesEntry>{};
+  const bool keep_network = std::any_of(
+      kept.begin(), kept.end(), [&](const VtkSeriesEntry& e) { return e.step == restart_step; });
+  writeFrame(restart_step, static_cast<double>(restart_step) * config.simulation.dt, domain,
+             stepper, !keep_network);
 }
 
 void RunOutputs::afterStep(long step, double time, bool final_step, const SupervisedStep& done,
@@ -67,7 +74,8 @@ void RunOutputs::afterStep(long step, double time, bool final_step, const Superv
   const OutputSection& out = config_.output;
   if (out.metrics_every > 0 && step % out.metrics_every == 0)
     metrics_.writeRow(stepMetricsRow(step, time, done, wall, stepper.lastEnvelope()));
-  if (vtk_ && (step % out.vtk_every == 0 || final_step)) writeFrame(step, time, domain, stepper);
+  if (vtk_ && (step % out.vtk_every == 0 || final_step))
+    writeFrame(step, time, domain, stepper, true);
   if (out.checkpoint_every > 0 && (step % out.checkpoint_every == 0 || final_step)) {
     const std::string path = writeCheckpointKeeping(
         dir_, checkpointState(step, time, domain, stepper), out.checkpoint_keep, comm_);
@@ -104,9 +112,9 @@ CheckpointState RunOutputs::checkpointState(long step, double time, const BodyDo
 }
 
 void RunOutputs::writeFrame(long step, double time, const BodyDomain& domain,
-                            const TimeStepper& stepper) {
+                            const TimeStepper& stepper, bool with_network) {
   vtk_->write(step, time, ownedBodies(domain));
-  if (!network_) return;
+  if (!network_ || !with_network) return;
   // The network of the step just done, each contact once (owned by one rank).
   const double impulse_to_force =
       config_.simulation.dynamics == DynamicsKind::Overdamped ? 1.0 : config_.simulation.dt;

@@ -1,6 +1,7 @@
 #include "grains/app/simulation.hpp"
 
 #include "grains/app/collective_errors.hpp"
+#include "grains/app/oversubscription.hpp"
 #include "grains/app/phase_times.hpp"
 #include "grains/app/progress_line.hpp"
 #include "grains/app/restart_checks.hpp"
@@ -135,6 +136,15 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
                                                   config.contact.friction);
 
+  // On as many ranks as the writer the partition is restored, so the run
+  // continues exactly as if it had not stopped; otherwise it is made afresh.
+  run.domain =
+      restart && restart->same_layout
+          ? std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel, restart->layout)
+          : std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel);
+  BodyDomain& domain = *run.domain;
+  if (restart) checkRestoredOverlaps(domain, config.contact, options.allow_penetration, log);
+
   try {
     // A restart continues the outputs of an existing directory (unless told
     // to overwrite them).
@@ -148,13 +158,6 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   }
   writeEffectiveConfig(config, output_dir, rank);
 
-  // On as many ranks as the writer the partition is restored, so the run
-  // continues exactly as if it had not stopped; otherwise it is made afresh.
-  run.domain =
-      restart && restart->same_layout
-          ? std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel, restart->layout)
-          : std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel);
-  BodyDomain& domain = *run.domain;
   if (config.parallel.body_order == BodyOrder::Auto && !restart) {
     log.info(domain.bodyOrder() == BodyOrder::Spatial
                  ? "bodies kept in spatial order (parallel.body_order: auto; the input lists "
@@ -279,6 +282,8 @@ RunSummary runSimulation(const SimulationConfig& config, const RunOptions& optio
   RunSummary summary;
   summary.output_dir = options.output_dir.value_or(config.output.dir);
   const Log log(options.log, config.output.log_level, comm->getRank());
+  if (const std::string crowded = oversubscriptionWarning(*comm); !crowded.empty())
+    log.warn(crowded);
   RunState run = setUpRun(config, options, comm, summary.output_dir, log);
   BodyDomain& domain = *run.domain;
   TimeStepper& stepper = *run.stepper;

@@ -266,7 +266,8 @@ void contactRates(Index ncontacts, const int* bodies, const double* frames, cons
 
 void ContactFrameJacobian::multiplyDt(const double* w, double alpha, const double* x, double reg,
                                       double beta, double* y) const {
-  if (reg != 0.0 && x == nullptr)
+  // An empty vector (no contacts on this rank) may have no storage at all.
+  if (reg != 0.0 && x == nullptr && contacts() > 0)
     throw std::logic_error("ContactFrameJacobian::multiplyDt: regularisation needs x");
   const auto ncontacts = static_cast<Index>(contacts());
   if (block_ == 6)

@@ -56,7 +56,46 @@ std::string fastestBody(const BodyDomain& domain, const MotionModel& motion, dou
          " m/s (its velocity or its free motion over the step)";
 }
 
+/// "body G has the most contacts (K)" over all ranks, the same text on
+/// every rank; a contact counts for both its bodies.
+std::string busiestBody(const BodyDomain& domain, const std::vector<Contact>& contacts) {
+  std::vector<long> count(domain.bodies().size(), 0);
+  for (const Contact& c : contacts) {
+    if (c.body_a >= 0) ++count[static_cast<std::size_t>(c.body_a)];
+    if (c.body_b >= 0) ++count[static_cast<std::size_t>(c.body_b)];
+  }
+  long most = -1;
+  GlobalId gid = kNoBody;
+  for (std::size_t i = 0; i < count.size(); ++i) {
+    const GlobalId g = domain.bodies()[i].gid;
+    if (count[i] > most || (count[i] == most && g < gid)) {
+      most = count[i];
+      gid = g;
+    }
+  }
+  const Comm& comm = domain.comm();
+  const long global_most = globalMax(comm, most);
+  const long global_gid =
+      globalMin(comm, most == global_most && gid != kNoBody ? static_cast<long>(gid)
+                                                            : std::numeric_limits<long>::max());
+  return "body " + std::to_string(global_gid) + " has the most (" + std::to_string(global_most) +
+         (domain.comm().getSize() > 1 ? " on one rank)" : ")");
+}
+
 }  // namespace
+
+void checkContactCount(const BodyDomain& domain, const std::vector<Contact>& contacts,
+                       double envelope, int subspheres) {
+  long counts[2] = {static_cast<long>(contacts.size()), static_cast<long>(domain.numOwned())};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG, MPI_SUM, rawMpiComm(domain.comm()));
+  const long per_body = kMaxContactsPerBody * std::max(subspheres, 1);
+  if (counts[0] <= per_body * std::max(counts[1], 1L)) return;
+  throw ExcessiveMotion(std::to_string(counts[0]) + " contacts among " + std::to_string(counts[1]) +
+                        " bodies (more than " + std::to_string(per_body) +
+                        " per body): the contact envelope (" + formatNumber("%.3g", envelope) +
+                        " m) reaches far beyond the neighbours; " + busiestBody(domain, contacts) +
+                        "; reduce contact.envelope or simulation.dt");
+}
 
 double stepSpeedBound(const Body& b, const MotionModel& motion, double dt) {
   const double r = boundingRadius(b);

@@ -223,6 +223,9 @@ std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain, 
   }
   DetectionTimes times;
   std::vector<Contact> contacts = constraints_->generate(domain, walls_, detection, &times);
+  // Refuse an n^2 solve before it starts.
+  checkContactCount(domain, contacts, last_envelope_,
+                    settings_.method == ConstraintMethod::Multisphere ? settings_.subspheres : 1);
   report.time_broad = times.broad;
   return contacts;
 }

@@ -1,13 +1,14 @@
 #pragma once
 // Checks of a restart against the configuration it continues with
 // (docs/restart.md): the restored bodies must not penetrate the config's
-// walls, and the keys that define the trajectory are compared with the
+// walls nor overlap each other, and the keys that define the trajectory are compared with the
 // checkpoint's own configuration.
 #include "grains/config/simulation_config.hpp"
 #include "grains/core/body.hpp"
 #include "grains/io/checkpoint.hpp"
 #include "grains/io/log.hpp"
 #include "grains/linalg/tpetra_types.hpp"
+#include "grains/parallel/body_domain.hpp"
 
 #include <string>
 #include <vector>
@@ -25,6 +26,18 @@ double restartPenetrationTolerance(const Body& body, const ContactSection& conta
 /// do; "" if none does.
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
                                    const Comm& comm);
+
+/// Collective: the deepest overlap of two restored bodies beyond the smaller
+/// of their restartPenetrationTolerance, over all ranks, as "bodies A at
+/// (x, y, z) and B at (...) overlap by D m ..." naming how many pairs do; ""
+/// if none does, or if the bodies hold a shape pair only the multisphere
+/// method handles. Leaves ghosts in `domain` (the next migration drops them).
+std::string restartBodyOverlap(BodyDomain& domain, const ContactSection& contact);
+
+/// Collective: throws ConfigError for a restartBodyOverlap unless
+/// `allow_penetration`, which makes it a warning.
+void checkRestoredOverlaps(BodyDomain& domain, const ContactSection& contact,
+                           bool allow_penetration, const Log& log);
 
 /// The trajectory-defining settings (simulation dt, gravity, dynamics and
 /// seed; walls; contact; domain) in which `checkpoint_config_yaml` (the

@@ -50,7 +50,9 @@ class RunOutputs {
  private:
   CheckpointState checkpointState(long step, double time, const BodyDomain& domain,
                                   const TimeStepper& stepper) const;
-  void writeFrame(long step, double time, const BodyDomain& domain, const TimeStepper& stepper);
+  /// The body frame and, `with_network`, the contact-network frame.
+  void writeFrame(long step, double time, const BodyDomain& domain, const TimeStepper& stepper,
+                  bool with_network);
 
   const SimulationConfig& config_;
   std::string dir_;

@@ -5,10 +5,12 @@
 // contacts, a solve that runs for minutes on garbage). The step is refused
 // with the body, its speed and the cause instead (docs/reliability.md).
 #include "grains/constraint/body_motion.hpp"
+#include "grains/constraint/contact.hpp"
 #include "grains/parallel/body_domain.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace grains {
 
@@ -32,5 +34,18 @@ double stepSpeedBound(const Body& body, const MotionModel& motion, double dt);
 /// configured envelope.
 void checkStepReach(const BodyDomain& domain, const MotionModel& motion, double dt,
                     double max_speed, double max_radius, double reach, double configured_envelope);
+
+/// Contacts per body (averaged over all bodies; per sub-sphere with the
+/// multisphere method) beyond which a step is refused: touching bodies have
+/// a few dozen at most (12 for equal spheres); hundreds mean the envelope
+/// spans far more than the neighbours and the step costs n^2.
+constexpr long kMaxContactsPerBody = 200;
+
+/// Collective, after detection and before the solve: throws ExcessiveMotion
+/// when all ranks' `contacts` exceed kMaxContactsPerBody times `subspheres`
+/// (1 for single-shape methods) per owned body, naming the counts, the
+/// `envelope` [m] and the body with the most contacts.
+void checkContactCount(const BodyDomain& domain, const std::vector<Contact>& contacts,
+                       double envelope, int subspheres);
 
 }  // namespace grains

@@ -1,5 +1,7 @@
 // End-to-end checks of the `grains` executable: outputs of a short run, and
 // bad input rejected with a clear message, exit status 2 and nothing written.
+#include "grains/io/checkpoint.hpp"
+
 #include "grains_process.hpp"
 
 #include <gtest/gtest.h>
@@ -259,6 +261,49 @@ TEST_F(GrainsCli, RestartIntoAMovedWallIsRefusedUnlessAllowed) {
       << allowed.output;
 }
 
+// A checkpoint whose bodies overlap (here: body 1 moved 0.05 m into body 0)
+// is refused, naming both GIDs and the depth, unless --allow-penetration.
+TEST_F(GrainsCli, RestartOfOverlappingBodiesIsRefusedUnlessAllowed) {
+  const std::string cfg = write("pile.yaml", kSmallPile);
+  const fs::path out = dir_ / "out";
+  const auto r = runGrains("run " + cfg + " --output " + out.string() +
+                           " --set output.checkpoint_every=4 --set output.vtk_every=0");
+  ASSERT_EQ(r.status, 0) << r.output;
+  grains::CheckpointState state =
+      grains::readCheckpoint((out / "checkpoint_00000004.h5").string(), MPI_COMM_SELF);
+  ASSERT_GE(state.bodies.size(), 2u);
+  auto body = [&](grains::GlobalId gid) -> grains::Body& {
+    return *std::find_if(state.bodies.begin(), state.bodies.end(),
+                         [&](const grains::Body& b) { return b.gid == gid; });
+  };
+  const std::string intact = (dir_ / "intact.h5").string();
+  grains::writeCheckpoint(intact, state, MPI_COMM_SELF);
+  body(1).position = body(0).position + grains::Vec3(0.15, 0.0, 0.0);  // radii 0.1
+  const std::string overlapping = (dir_ / "overlapping.h5").string();
+  grains::writeCheckpoint(overlapping, state, MPI_COMM_SELF);
+
+  const auto fine =
+      runGrains("run " + cfg + " --output " + (dir_ / "fine").string() + " --restart " + intact);
+  ASSERT_EQ(fine.status, 0) << fine.output;
+  EXPECT_EQ(fine.output.find("overlap by"), std::string::npos) << fine.output;
+
+  const auto refused = runGrains("run " + cfg + " --output " + (dir_ / "refused").string() +
+                                 " --restart " + overlapping);
+  EXPECT_EQ(refused.status, 2) << refused.output;
+  for (const char* part :
+       {"restart: bodies 0 at (", ") and 1 at (", "overlap by 0.05 m",
+        "more than the tolerance of 0.005 m", "(1 pair overlaps that deep)", "--allow-penetration"})
+    EXPECT_NE(refused.output.find(part), std::string::npos) << part << ": " << refused.output;
+  EXPECT_FALSE(fs::exists(dir_ / "refused"));
+
+  const auto allowed = runGrains("run " + cfg + " --output " + (dir_ / "allowed").string() +
+                                 " --restart " + overlapping + " --allow-penetration");
+  EXPECT_EQ(allowed.status, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("overlap by 0.05 m"), std::string::npos) << allowed.output;
+  EXPECT_NE(allowed.output.find("continuing (--allow-penetration)"), std::string::npos)
+      << allowed.output;
+}
+
 // Absurd time steps end the run in step 1, naming the body and the cause,
 // with an emergency checkpoint of the initial state, instead of running on
 // with every pair of bodies in contact.
@@ -280,6 +325,22 @@ TEST_F(GrainsCli, AbsurdTimeStepEndsTheRunAtOnce) {
     EXPECT_NE(r.output.find(") moves at up to "), std::string::npos) << r.output;
     EXPECT_TRUE(fs::exists(out / "emergency_checkpoint_00000000.h5"));
   }
+}
+
+// An envelope that makes every pair of the demo's 1000 spheres a contact
+// (n^2 = 501,500 contacts) ends the run in step 1, before the solve.
+TEST_F(GrainsCli, ExplodingContactCountEndsTheRunAtOnce) {
+  const std::string demo = std::string(GRAINS_SOURCE_DIR) + "/config/demo_settle.yaml";
+  const fs::path out = dir_ / "envelope";
+  const auto r = runGrains("run " + demo + " --steps 3 --output " + out.string() +
+                           " --set output.vtk_every=0 --set contact.envelope=1e300");
+  EXPECT_EQ(r.status, 1) << r.output;
+  for (const char* part :
+       {"excessive motion in step 1: 501500 contacts among 1000 bodies (more than 200 per body)",
+        "the contact envelope (1e+300 m)", "has the most (", "reduce contact.envelope",
+        "emergency_checkpoint_00000000.h5"})
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << ": " << r.output;
+  EXPECT_TRUE(fs::exists(out / "emergency_checkpoint_00000000.h5"));
 }
 
 TEST_F(GrainsCli, BadInputIsRejectedWithExitTwoAndNothingWritten) {

@@ -1,7 +1,7 @@
 #pragma once
-// Raw rows of trivially copyable records (checkpoints store Body and
-// WarmStartRecord as bytes) without their padding: copies keep whatever the
-// padding held, and the same state must give the same file (determinism).
+// The member bytes of trivially copyable records without their padding
+// (copies keep whatever the padding held): tests compare Body values byte
+// for byte with this, e.g. a checkpoint round trip.
 #include <cstring>
 #include <new>
 #include <vector>
