@@ -1,5 +1,7 @@
 #include "grains/app/simulation.hpp"
 
+#include "grains/app/reproducibility.hpp"
+
 #include "grains/app/collective_errors.hpp"
 #include "grains/app/oversubscription.hpp"
 #include "grains/app/phase_times.hpp"
@@ -165,6 +167,7 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
                  : "bodies kept in GID order (parallel.body_order: auto; the input lists them "
                    "in spatial order)");
   }
+  log.info(describe(reproducibilityOf(config)));
   run.origin.initial_bodies = restart ? restart->initial_bodies : domain.globalBodyCount();
   run.origin.initial_max_radius = max_radius;
   run.stepper =
