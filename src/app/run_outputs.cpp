@@ -65,8 +65,11 @@ RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm
 void RunOutputs::afterStep(long step, double time, bool final_step, const SupervisedStep& done,
                            double wall, const BodyDomain& domain, const TimeStepper& stepper) {
   const OutputSection& out = config_.output;
-  if (out.metrics_every > 0 && step % out.metrics_every == 0)
-    metrics_.writeRow(stepMetricsRow(step, time, done, wall, stepper.lastEnvelope()));
+  if (out.metrics_every > 0 && step % out.metrics_every == 0) {
+    MetricsRow row = stepMetricsRow(step, time, done, wall, stepper.lastEnvelope());
+    appendWallLoadColumns(row, stepper.walls(), done.report.wall_loads);
+    metrics_.writeRow(row);
+  }
   if (vtk_ && (step % out.vtk_every == 0 || final_step)) writeFrame(step, time, domain, stepper);
   if (out.checkpoint_every > 0 && (step % out.checkpoint_every == 0 || final_step)) {
     const std::string path = writeCheckpointKeeping(

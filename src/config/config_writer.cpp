@@ -96,6 +96,23 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+/// A wall's load name (when it is not its name) and its motion, as a table.
+void emitWallExtras(YAML::Emitter& out, const Wall& w) {
+  if (w.load_name != w.name)
+    out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
+  if (!w.motion.moves()) return;
+  out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
+  emitVec3(out, "pivot", w.motion.pivot);
+  out << YAML::Key << "table" << YAML::Value << YAML::BeginSeq;
+  for (const WallMotionRow& row : w.motion.table) {
+    out << YAML::BeginMap << YAML::Key << "time" << YAML::Value << num(row.time);
+    emitVec3(out, "velocity", row.velocity);
+    emitVec3(out, "angular_velocity", row.angular_velocity);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+}
+
 void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::Key << "walls" << YAML::Value << YAML::BeginSeq;
   for (const auto& w : walls) {
@@ -114,6 +131,7 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
       emitVec3(out, "axis", w.normal);
       out << YAML::Key << "radius" << YAML::Value << num(w.radius);
     }
+    emitWallExtras(out, w);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -300,7 +318,10 @@ bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0
               file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz; spheres)
               chainmail (torus): rings_x, rings_y (int >=1, 4), region (optional: its centre)
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
-            point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name
+            point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name,
+            load (metrics name of its load; default its name if given), motion: pivot (the
+            wall's point; box: centre), velocity, angular_velocity ([0,0,0]) | table (rows
+            time, velocity, angular_velocity)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),

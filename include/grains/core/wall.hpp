@@ -1,9 +1,13 @@
 #pragma once
-// Static boundaries. A box is expanded into six inward-facing planes when the
-// scenario is built, so the contact code only knows planes and cylinders.
+// Boundaries. A box is expanded into six inward-facing planes when the
+// scenario is built, so the contact code only knows planes and cylinders. A
+// wall may move rigidly (wall_motion.hpp): the stepper places it at each
+// step's start time with wallAt.
 #include "grains/core/types.hpp"
+#include "grains/core/wall_motion.hpp"
 
 #include <string>
+#include <vector>
 
 namespace grains {
 
@@ -32,6 +36,16 @@ struct Wall {
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
   double radius = 0.0;          ///< cylinder radius
   std::string name;             ///< for messages and output
+  /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
+  std::string load_name;
+  WallMotion motion;  ///< prescribed motion from the pose above at t = 0
+  /// The surface velocity field at the time the wall was placed (wallAt);
+  /// zero for a wall that does not move.
+  WallVelocity velocity;
+
+  /// Where the pivot is at the time the wall was placed: the point wall
+  /// loads take torques about.
+  Vec3 pivotNow() const { return motion.moves() ? velocity.pivot : motion.pivot; }
 
   static Wall plane(const Vec3& point, const Vec3& normal, std::string name = "plane") {
     Wall w;
@@ -52,5 +66,14 @@ struct Wall {
     return w;
   }
 };
+
+/// `reference` (its pose at t = 0) placed at time `t` with its velocity then.
+Wall wallAt(const Wall& reference, double t);
+
+/// Every wall placed at time `t`.
+std::vector<Wall> wallsAt(const std::vector<Wall>& reference, double t);
+
+/// True if any wall has a prescribed motion.
+bool anyWallMoves(const std::vector<Wall>& walls);
 
 }  // namespace grains
