@@ -86,14 +86,15 @@ double restartPenetrationTolerance(const Body& body, const ContactSection& conta
 }
 
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
-                                   const Comm& comm) {
+                                   const Comm& comm, double time) {
+  const std::vector<Wall> walls = wallsAt(config.walls, time);
   double deepest = 0.0;
   const Body* worst_body = nullptr;
   const Wall* worst_wall = nullptr;
   long count = 0;
   for (const Body& b : owned) {
     bool counted = false;
-    for (const Wall& w : config.walls) {
+    for (const Wall& w : walls) {
       const double depth = -wallBody(w, b).gap;
       if (!(depth > restartPenetrationTolerance(b, config.contact))) continue;
       if (!counted) ++count;
@@ -154,7 +155,8 @@ void checkRestart(const CheckpointState& restart, const SimulationConfig& config
     log.warn("the restart's config differs from the checkpoint's in what defines the trajectory:");
     for (const std::string& line : differences) log.warn("  " + line);
   }
-  const std::string penetration = restartWallPenetration(restart.bodies, config, comm);
+  const std::string penetration =
+      restartWallPenetration(restart.bodies, config, comm, restart.time);
   if (penetration.empty()) return;
   if (!allow_penetration)
     throw ConfigError("restart: " + penetration +

@@ -4,7 +4,9 @@
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkDoubleArray.h>
 #include <vtkIntArray.h>
+#include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkXMLPolyDataWriter.h>
 
@@ -84,6 +86,35 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
   poly->SetPolys(polys);
   poly->GetCellData()->AddArray(index);
   poly->GetCellData()->AddArray(kind);
+  return poly;
+}
+
+vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& reference, double time,
+                                                   const Vec3& lo, const Vec3& hi,
+                                                   int cylinder_segments) {
+  auto poly = makeWallPolyData(reference, lo, hi, cylinder_segments);
+  const std::vector<Wall> placed = wallsAt(reference, time);
+  auto velocity = vtkSmartPointer<vtkDoubleArray>::New();
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  velocity->SetNumberOfTuples(poly->GetNumberOfPoints());
+  auto* wall_of_cell = vtkIntArray::SafeDownCast(poly->GetCellData()->GetArray("wall"));
+  vtkPoints* points = poly->GetPoints();
+  // Every cell is a quad of its own four points (makeWallPolyData).
+  for (vtkIdType cell = 0; cell < poly->GetNumberOfCells(); ++cell) {
+    const auto w = static_cast<std::size_t>(wall_of_cell->GetValue(cell));
+    const WallPose pose = reference[w].motion.poseAt(time);
+    for (vtkIdType p = 4 * cell; p < 4 * cell + 4; ++p) {
+      Vec3 x;
+      points->GetPoint(p, x.data());
+      if (reference[w].motion.moves())
+        x = pose.pivot + pose.rotation * (x - reference[w].motion.pivot);
+      points->SetPoint(p, x.data());
+      const Vec3 v = placed[w].velocity.at(x);
+      velocity->SetTuple(p, v.data());
+    }
+  }
+  poly->GetPointData()->AddArray(velocity);
   return poly;
 }
 

@@ -19,6 +19,13 @@ namespace grains {
 vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, const Vec3& lo,
                                               const Vec3& hi, int cylinder_segments = 64);
 
+/// makeWallPolyData of the walls at their pose at t = 0 (`reference`), each
+/// moved to its pose at `time` (so a turning drum's tube turns), with point
+/// data `velocity`: the surface velocity there [m/s].
+vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& reference, double time,
+                                                   const Vec3& lo, const Vec3& hi,
+                                                   int cylinder_segments = 64);
+
 /// Writes makeWallPolyData(...) to `path` (XML PolyData, one process).
 /// Throws std::runtime_error if VTK cannot write it.
 void writeWallGeometry(const std::string& path, const std::vector<Wall>& walls, const Vec3& lo,
