@@ -2,6 +2,7 @@
 // plain-text schema summary.
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -117,11 +118,20 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::Key << "walls" << YAML::Value << YAML::BeginSeq;
   for (const auto& w : walls) {
     out << YAML::Flow << YAML::BeginMap;
-    if (w.kind == WallKind::Plane) {
+    const bool holed_plane = w.kind == WallKind::Disc && std::isinf(w.radius);
+    if (w.kind == WallKind::Plane || holed_plane) {
       out << YAML::Key << "type" << YAML::Value << "plane";
       out << YAML::Key << "name" << YAML::Value << w.name;
       emitVec3(out, "point", w.point);
       emitVec3(out, "normal", w.normal);
+      if (holed_plane) out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
+    } else if (w.kind == WallKind::Disc) {
+      out << YAML::Key << "type" << YAML::Value << "disc";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "normal", w.normal);
+      out << YAML::Key << "radius" << YAML::Value << num(w.radius);
+      out << YAML::Key << "inner_radius" << YAML::Value << num(w.inner_radius);
     } else {
       out << YAML::Key << "type" << YAML::Value << "cylinder";
       out << YAML::Key << "name" << YAML::Value << w.name;

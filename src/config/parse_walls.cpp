@@ -2,6 +2,9 @@
 #include "config_sections.hpp"
 #include "grains/core/text.hpp"
 
+#include <limits>
+#include <optional>
+
 namespace grains::config_detail {
 
 namespace {
@@ -50,7 +53,7 @@ WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
 
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const std::size_t first = walls.size();
-  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box"});
+  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc"});
   const bool named = w.has("name");
   const std::string name = w.string("name", "walls." + std::to_string(index));
   // The metrics name of the wall's load: by default its name if it has one;
@@ -60,7 +63,22 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   if (type == "plane") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
-    walls.push_back(Wall::plane(point, normal, name));
+    // A plane with a round hole about `point` (a silo floor with an orifice)
+    // is a disc without an outer rim: a two-sided sheet.
+    const std::optional<double> hole = w.optionalNumber("hole_radius", Range::positive());
+    walls.push_back(
+        hole ? Wall::disc(point, normal, std::numeric_limits<double>::infinity(), *hole, name)
+             : Wall::plane(point, normal, name));
+  } else if (type == "disc") {
+    const Vec3 point = w.vec3("point", Vec3::Zero());
+    const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
+    const double radius = w.requiredNumber("radius", Range::positive());
+    const double inner = w.number("inner_radius", 0.0, Range::nonNegative());
+    if (!(inner < radius))
+      w.fail("inner_radius", "a number < " + w.keyPath("radius") + " = " +
+                                 formatNumber("%g", radius) +
+                                 " (the hole must lie inside the disc)");
+    walls.push_back(Wall::disc(point, normal, radius, inner, name));
   } else if (type == "cylinder") {
     const std::string side = w.choice("side", "inside", {"inside", "outside"});
     const Vec3 point = w.vec3("point", Vec3::Zero());

@@ -1,5 +1,6 @@
 #include "grains/geometry/contact_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -54,6 +55,30 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
       g.normal = inside ? Vec3(-outward) : outward;
       g.gap = inside ? wall.radius - dist - radius : dist - wall.radius - radius;
       g.point_a = on_axis + wall.radius * outward;
+      g.point_b = center - radius * g.normal;
+      return g;
+    }
+    case WallKind::Disc: {
+      // The nearest point of the ring: the foot of the centre in the plane,
+      // moved radially into [inner_radius, radius]. Over the ring the normal
+      // is the plane's, towards the sphere's side; off it (in the hole or
+      // beyond the rim) it points from the edge to the centre.
+      const Vec3 rel = center - wall.point;
+      const double height = wall.normal.dot(rel);
+      const Vec3 in_plane = rel - height * wall.normal;
+      const double rho = in_plane.norm();
+      const Vec3 radial = rho > 1e-300 ? Vec3(in_plane / rho) : anyPerpendicular(wall.normal);
+      const double nearest = std::clamp(rho, wall.inner_radius, wall.radius);
+      g.point_a = wall.point + nearest * radial;
+      const Vec3 off = center - g.point_a;
+      const double dist = off.norm();
+      if (nearest == rho || !(dist > 1e-300)) {
+        g.normal = height >= 0.0 ? wall.normal : Vec3(-wall.normal);
+        g.gap = std::abs(height) - radius;
+      } else {
+        g.normal = off / dist;
+        g.gap = dist - radius;
+      }
       g.point_b = center - radius * g.normal;
       return g;
     }

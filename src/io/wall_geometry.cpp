@@ -72,8 +72,25 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
            wall.point + u0 * u + v1 * v, id);
       continue;
     }
-    const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
     const double step = 2.0 * kPi / cylinder_segments;
+    if (wall.kind == WallKind::Disc) {
+      // A ring of quads; without an outer rim it reaches over the bodies' extent.
+      double outer = wall.radius;
+      if (std::isinf(outer)) {
+        const auto [u0, u1] = extent(box, wall.point, u, margin);
+        const auto [v0, v1] = extent(box, wall.point, v, margin);
+        outer = std::max(
+            {std::abs(u0), std::abs(u1), std::abs(v0), std::abs(v1), 2.0 * wall.inner_radius});
+      }
+      for (int s = 0; s < cylinder_segments; ++s) {
+        const Vec3 e0 = std::cos(s * step) * u + std::sin(s * step) * v;
+        const Vec3 e1 = std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v;
+        quad(wall.point + wall.inner_radius * e0, wall.point + outer * e0, wall.point + outer * e1,
+             wall.point + wall.inner_radius * e1, id);
+      }
+      continue;
+    }
+    const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
     for (int s = 0; s < cylinder_segments; ++s) {
       const Vec3 r0 = wall.radius * (std::cos(s * step) * u + std::sin(s * step) * v);
       const Vec3 r1 = wall.radius * (std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v);

@@ -12,9 +12,13 @@
 namespace grains {
 
 enum class WallKind : int {
-  Plane = 0,           ///< half-space {x : n.(x - p) >= 0} is free space
-  CylinderInside = 1,  ///< bodies live inside the infinite cylinder
-  CylinderOutside = 2  ///< bodies live outside the infinite cylinder
+  Plane = 0,            ///< half-space {x : n.(x - p) >= 0} is free space
+  CylinderInside = 1,   ///< bodies live inside the infinite cylinder
+  CylinderOutside = 2,  ///< bodies live outside the infinite cylinder
+  /// A thin two-sided sheet in the plane through `point` normal to `normal`:
+  /// the ring inner_radius <= |x - point| <= radius (a disc for inner_radius
+  /// 0, a plane with a round hole for radius infinite). Spheres only.
+  Disc = 3
 };
 
 /// The kind as messages name it: "plane", "cylinder, inside", "cylinder, outside".
@@ -26,6 +30,8 @@ inline const char* wallKindName(WallKind kind) {
       return "cylinder, inside";
     case WallKind::CylinderOutside:
       return "cylinder, outside";
+    case WallKind::Disc:
+      return "disc";
   }
   return "wall";
 }
@@ -34,7 +40,8 @@ struct Wall {
   WallKind kind = WallKind::Plane;
   Vec3 point = Vec3::Zero();    ///< plane: a point on it; cylinder: a point on the axis
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
-  double radius = 0.0;          ///< cylinder radius
+  double radius = 0.0;          ///< cylinder radius; disc: outer radius (may be infinite)
+  double inner_radius = 0.0;    ///< disc: radius of its hole (0: none)
   std::string name;             ///< for messages and output
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
@@ -52,6 +59,17 @@ struct Wall {
     w.kind = WallKind::Plane;
     w.point = point;
     w.normal = normal.normalized();
+    w.name = std::move(name);
+    return w;
+  }
+  static Wall disc(const Vec3& center, const Vec3& normal, double radius, double inner_radius,
+                   std::string name = "disc") {
+    Wall w;
+    w.kind = WallKind::Disc;
+    w.point = center;
+    w.normal = normal.normalized();
+    w.radius = radius;
+    w.inner_radius = inner_radius;
     w.name = std::move(name);
     return w;
   }
