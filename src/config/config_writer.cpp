@@ -132,6 +132,14 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
       emitVec3(out, "normal", w.normal);
       out << YAML::Key << "radius" << YAML::Value << num(w.radius);
       out << YAML::Key << "inner_radius" << YAML::Value << num(w.inner_radius);
+    } else if (w.kind == WallKind::Cone) {
+      out << YAML::Key << "type" << YAML::Value << "cone";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "axis", w.normal);
+      out << YAML::Key << "radius" << YAML::Value << num(w.radius);
+      out << YAML::Key << "top_radius" << YAML::Value << num(w.top_radius);
+      out << YAML::Key << "height" << YAML::Value << num(w.height);
     } else {
       out << YAML::Key << "type" << YAML::Value << "cylinder";
       out << YAML::Key << "name" << YAML::Value << w.name;
@@ -328,7 +336,9 @@ bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0
               file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz; spheres)
               chainmail (torus): rings_x, rings_y (int >=1, 4), region (optional: its centre)
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
-            point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name,
+            point, axis ([0,0,1]), radius} | {type: box, min, max} | {type: disc, point,
+            normal, radius, inner_radius (0)} | {type: cone, point, axis ([0,0,1]), radius,
+            top_radius, height}; a plane may have hole_radius; each may have a name,
             load (metrics name of its load; default its name if given), motion: pivot (the
             wall's point; box: centre), velocity, angular_velocity ([0,0,0]) | table (rows
             time, velocity, angular_velocity)

@@ -53,7 +53,7 @@ WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
 
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const std::size_t first = walls.size();
-  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc"});
+  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc", "cone"});
   const bool named = w.has("name");
   const std::string name = w.string("name", "walls." + std::to_string(index));
   // The metrics name of the wall's load: by default its name if it has one;
@@ -79,6 +79,16 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
                                  formatNumber("%g", radius) +
                                  " (the hole must lie inside the disc)");
     walls.push_back(Wall::disc(point, normal, radius, inner, name));
+  } else if (type == "cone") {
+    const Vec3 point = w.vec3("point", Vec3::Zero());
+    const Vec3 axis = w.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true);
+    const double radius = w.requiredNumber("radius", Range::nonNegative());
+    const double top = w.requiredNumber("top_radius", Range::nonNegative());
+    const double height = w.requiredNumber("height", Range::positive());
+    if (!(radius > 0.0 || top > 0.0))
+      w.fail("top_radius",
+             "a number > 0 when " + w.keyPath("radius") + " is 0 (a cone needs a rim)");
+    walls.push_back(Wall::cone(point, axis, radius, top, height, name));
   } else if (type == "cylinder") {
     const std::string side = w.choice("side", "inside", {"inside", "outside"});
     const Vec3 point = w.vec3("point", Vec3::Zero());

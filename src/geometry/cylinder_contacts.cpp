@@ -130,6 +130,7 @@ ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder) {
     }
     case WallKind::CylinderOutside:
     case WallKind::Disc:
+    case WallKind::Cone:
       break;
   }
   throw std::invalid_argument("cylinder body " + std::to_string(cylinder.gid) + " against wall '" +

@@ -463,6 +463,7 @@ ContactGeometry wallEllipsoid(const Wall& wall, const Body& ellipsoid) {
     case WallKind::CylinderOutside:
       return wallCylinderEllipsoid(wall, e);
     case WallKind::Disc:
+    case WallKind::Cone:
       break;  // refused by wallBody
   }
   throw std::logic_error("wallEllipsoid: unknown wall kind");

@@ -125,11 +125,14 @@ ContactGeometry wallBody(const Wall& wall, const Body& b) {
     throw std::logic_error("wall dispatch: no routine for ShapeKind " +
                            std::to_string(index(b.shape)));
   }
-  if (wall.kind == WallKind::Disc && b.shape != ShapeKind::Sphere)
-    throw std::invalid_argument("wall '" + wall.name + "' (disc) against " + shapeName(b.shape) +
-                                " body " + std::to_string(b.gid) +
-                                ": disc walls meet spheres only (other shapes: contact.method "
+  if (wall.spheresOnly() && b.shape != ShapeKind::Sphere) {
+    const std::string kind = wallKindName(wall.kind);
+    throw std::invalid_argument("wall '" + wall.name + "' (" + kind + ") against " +
+                                shapeName(b.shape) + " body " + std::to_string(b.gid) + ": " +
+                                kind +
+                                " walls meet spheres only (other shapes: contact.method "
                                 "multisphere, whose sub-spheres meet every wall)");
+  }
   return routine(wall, b);
 }
 

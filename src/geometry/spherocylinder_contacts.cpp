@@ -178,6 +178,7 @@ ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule) {
       return g;
     }
     case WallKind::Disc:
+    case WallKind::Cone:
       break;  // refused by wallBody
   }
   throw std::logic_error("wallSpherocylinder: unknown wall kind");

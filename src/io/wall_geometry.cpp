@@ -90,6 +90,16 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
       }
       continue;
     }
+    if (wall.kind == WallKind::Cone) {
+      for (int s = 0; s < cylinder_segments; ++s) {
+        const Vec3 e0 = std::cos(s * step) * u + std::sin(s * step) * v;
+        const Vec3 e1 = std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v;
+        const Vec3 top = wall.point + wall.height * wall.normal;
+        quad(wall.point + wall.radius * e0, wall.point + wall.radius * e1,
+             top + wall.top_radius * e1, top + wall.top_radius * e0, id);
+      }
+      continue;
+    }
     const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
     for (int s = 0; s < cylinder_segments; ++s) {
       const Vec3 r0 = wall.radius * (std::cos(s * step) * u + std::sin(s * step) * v);

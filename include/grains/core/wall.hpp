@@ -18,7 +18,11 @@ enum class WallKind : int {
   /// A thin two-sided sheet in the plane through `point` normal to `normal`:
   /// the ring inner_radius <= |x - point| <= radius (a disc for inner_radius
   /// 0, a plane with a round hole for radius infinite). Spheres only.
-  Disc = 3
+  Disc = 3,
+  /// A thin two-sided conical band (a hopper): from the circle of `radius`
+  /// about `point` to the circle of top_radius at `height` along the unit
+  /// axis `normal`, both ends open. Spheres only.
+  Cone = 4
 };
 
 /// The kind as messages name it: "plane", "cylinder, inside", "cylinder, outside".
@@ -32,6 +36,8 @@ inline const char* wallKindName(WallKind kind) {
       return "cylinder, outside";
     case WallKind::Disc:
       return "disc";
+    case WallKind::Cone:
+      return "cone";
   }
   return "wall";
 }
@@ -42,6 +48,8 @@ struct Wall {
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
   double radius = 0.0;          ///< cylinder radius; disc: outer radius (may be infinite)
   double inner_radius = 0.0;    ///< disc: radius of its hole (0: none)
+  double top_radius = 0.0;      ///< cone: radius of the far rim
+  double height = 0.0;          ///< cone: distance of the far rim along the axis
   std::string name;             ///< for messages and output
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
@@ -73,6 +81,20 @@ struct Wall {
     w.name = std::move(name);
     return w;
   }
+  static Wall cone(const Vec3& center, const Vec3& axis, double radius, double top_radius,
+                   double height, std::string name = "cone") {
+    Wall w;
+    w.kind = WallKind::Cone;
+    w.point = center;
+    w.normal = axis.normalized();
+    w.radius = radius;
+    w.top_radius = top_radius;
+    w.height = height;
+    w.name = std::move(name);
+    return w;
+  }
+  /// Disc and cone walls: geometry for spheres only.
+  bool spheresOnly() const { return kind == WallKind::Disc || kind == WallKind::Cone; }
   static Wall cylinder(const Vec3& axis_point, const Vec3& axis, double radius, bool inside,
                        std::string name = "cylinder") {
     Wall w;

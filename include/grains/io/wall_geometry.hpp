@@ -3,8 +3,9 @@
 // Planes and cylinders are infinite in the model; drawn, they cover the
 // region the bodies occupy: a plane as the quad over the projection of the
 // bodies' bounding box onto it, a cylinder as an open tube over the box's
-// extent along its axis, a disc as a ring (without a rim: out to the box), both grown by a margin
-// of 10 % of the box diagonal.
+// extent along its axis, both grown by a margin of 10 % of the box
+// diagonal. Discs are drawn as their rings (without a rim: over the box),
+// cones as their bands.
 #include "grains/core/wall.hpp"
 
 #include <vtkPolyData.h>
@@ -16,7 +17,7 @@
 namespace grains {
 
 /// Cell data: wall (index into `walls`), kind (0 plane, 1 inside of a
-/// cylinder, 2 outside, 3 disc). `lo`, `hi`: the bodies' bounding box.
+/// cylinder, 2 outside, 3 disc, 4 cone). `lo`, `hi`: the bodies' bounding box.
 vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, const Vec3& lo,
                                               const Vec3& hi, int cylinder_segments = 64);
 

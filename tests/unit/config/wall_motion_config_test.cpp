@@ -30,9 +30,13 @@ TEST(WallMotionConfig, MotionLoadAndDiscsParseAndRoundTrip) {
       "     motion: {table: [{time: 1, velocity: [0, 0, -0.1]}, {time: 2}]}}\n"
       "  - {type: disc, point: [0, 0, -2], normal: [0, 0, 1], radius: 2, inner_radius: 0.5}\n"
       "  - {type: plane, name: floor, normal: [0, 0, 1], point: [0, 0, -3], hole_radius: 0.4,\n"
-      "     load: none}\n");
+      "     load: none}\n"
+      "  - {type: cone, name: hopper, point: [0, 0, -3], radius: 0.4, top_radius: 3, height: 1}\n");
   const SimulationConfig c = loadConfigString(yaml, "t", ".");
-  ASSERT_EQ(c.walls.size(), 9u);
+  ASSERT_EQ(c.walls.size(), 10u);
+  EXPECT_EQ(c.walls[9].kind, WallKind::Cone);
+  EXPECT_DOUBLE_EQ(c.walls[9].top_radius, 3.0);
+  EXPECT_DOUBLE_EQ(c.walls[9].height, 1.0);
   const Wall& drum = c.walls[0];
   EXPECT_EQ(drum.load_name, "drum");
   ASSERT_EQ(drum.motion.table.size(), 1u);
@@ -64,6 +68,8 @@ TEST(WallMotionConfig, MotionLoadAndDiscsParseAndRoundTrip) {
     EXPECT_EQ(again.walls[i].motion.table.size(), c.walls[i].motion.table.size());
     EXPECT_EQ(again.walls[i].radius, c.walls[i].radius);
     EXPECT_EQ(again.walls[i].inner_radius, c.walls[i].inner_radius);
+    EXPECT_EQ(again.walls[i].top_radius, c.walls[i].top_radius);
+    EXPECT_EQ(again.walls[i].height, c.walls[i].height);
   }
   EXPECT_EQ(configToYaml(again), configToYaml(c));
 }
@@ -80,6 +86,8 @@ TEST(WallMotionConfig, BadInputNamesTheKey) {
   expectContains(errorOf("  - {type: plane, normal: [0, 0, 1],\n"
                          "     motion: {velocity: [1, 0, 0], table: [{time: 0}]}}\n"),
                  {"walls.0.motion.velocity", "given per row of walls.0.motion.table"});
+  expectContains(errorOf("  - {type: cone, radius: 0, top_radius: 0, height: 1}\n"),
+                 {"walls.0.top_radius = 0", "a number > 0 when walls.0.radius is 0"});
   expectContains(errorOf("  - {type: plane, normal: [0, 0, 1], hole_radius: -1}\n"),
                  {"walls.0.hole_radius = -1", "> 0"});
 }

@@ -66,3 +66,35 @@ TEST(DiscWall, OtherShapesAreRefusedNamingTheWall) {
 
 }  // namespace
 }  // namespace grains
+
+namespace grains {
+namespace {
+
+// A hopper: from radius 0.2 at z = 0 to radius 1 at z = 0.8 (a 45 degree
+// band), opening upwards.
+const Wall kHopper = Wall::cone(Vec3::Zero(), Vec3::UnitZ(), 0.2, 1.0, 0.8, "hopper");
+
+TEST(ConeWall, InsideTheBandTheNormalPointsInwardAndUp) {
+  // The band's inner side at z = 0.4 is at radius 0.6; a centre at radius
+  // 0.3 there is 0.3 / sqrt(2) from it along (-1, 1) / sqrt(2).
+  const ContactGeometry g = wallSphere(kHopper, Vec3(0, 0.3, 0.4), 0.1);
+  EXPECT_NEAR(g.gap, 0.3 / std::sqrt(2.0) - 0.1, 1e-14);
+  EXPECT_TRUE(g.normal.isApprox(Vec3(0, -1, 1).normalized()));
+  EXPECT_TRUE(g.point_a.isApprox(Vec3(0, 0.45, 0.25)));
+  // Outside the band the normal points outward and down.
+  const ContactGeometry out = wallSphere(kHopper, Vec3(0.9, 0, 0.4), 0.1);
+  EXPECT_NEAR(out.gap, 0.3 / std::sqrt(2.0) - 0.1, 1e-14);
+  EXPECT_TRUE(out.normal.isApprox(Vec3(1, 0, -1).normalized()));
+}
+
+TEST(ConeWall, BelowTheOutletTheLowerRimIsNearest) {
+  const ContactGeometry g = wallSphere(kHopper, Vec3(0.2, 0, -0.5), 0.1);
+  EXPECT_NEAR(g.gap, 0.4, 1e-14);
+  EXPECT_TRUE(g.point_a.isApprox(Vec3(0.2, 0, 0)));
+  EXPECT_TRUE(g.normal.isApprox(-Vec3::UnitZ()));
+  // On the axis below the outlet: the rim circle, at any angle.
+  EXPECT_NEAR(wallSphere(kHopper, Vec3(0, 0, -0.15), 0.05).gap, 0.25 - 0.05, 1e-14);
+}
+
+}  // namespace
+}  // namespace grains
