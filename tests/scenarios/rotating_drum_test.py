@@ -13,33 +13,24 @@ the walls' frames.
 
 Usage: rotating_drum_test.py GRAINS_BINARY SOURCE_DIR MPIEXEC
 """
-import csv
-import math
 import os
 import subprocess
 import sys
 import tempfile
+
+from scenario_runs import bed_weight, metrics, run_config, use_mpi_as_root
 
 STEPS = 500          # 0.8 s of settling, then 0.2 s of turning
 CHECKPOINT = 450     # while the drum turns
 LAST = 50            # steps the loads are averaged over (before the turn, at the end)
 TURN = 400           # the step the drum starts turning
 WHAT = {"fz": "the vertical load of drum and caps", "tx": "the drum's torque tx"}
-RADIUS, DENSITY, COUNT, G = 0.006, 2500.0, 500, 9.81
+RADIUS, DENSITY, COUNT = 0.006, 2500.0, 500
 
 
 def run(grains, mpiexec, source, ranks, out, *extra):
-    cmd = [mpiexec, "-np", str(ranks), "--oversubscribe", grains, "run",
-           os.path.join(source, "config", "rotating_drum.yaml"), "--steps", str(STEPS),
-           "--output", out, "-q", "--set", f"output.vtk_every={STEPS // 5}", *extra]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{done.stdout}\n{done.stderr}")
-
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    run_config(grains, mpiexec, source, "rotating_drum.yaml", ranks, out, STEPS, "--set",
+               f"output.vtk_every={STEPS // 5}", *extra)
 
 
 def mean(table, column, end=None):
@@ -49,9 +40,8 @@ def mean(table, column, end=None):
 
 def main():
     grains, source, mpiexec = sys.argv[1:4]
-    os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                      OMP_NUM_THREADS="1")
-    weight = COUNT * DENSITY * 4.0 / 3.0 * math.pi * RADIUS**3 * G
+    use_mpi_as_root()
+    weight = bed_weight(COUNT, RADIUS, DENSITY)
     failures = []
     loads = {}
     with tempfile.TemporaryDirectory(prefix="grains_drum.") as work:
@@ -59,7 +49,7 @@ def main():
             out = os.path.join(work, f"np{ranks}")
             extra = ["--set", f"output.checkpoint_every={CHECKPOINT}"] if ranks == 2 else []
             run(grains, mpiexec, source, ranks, out, *extra)
-            table = rows(os.path.join(out, "metrics.csv"))
+            table = metrics(out)
             if len(table) != STEPS:
                 failures.append(f"np={ranks}: {len(table)} metrics rows, expected {STEPS}")
                 continue

@@ -12,37 +12,30 @@ as many within 10 % on every rank count.
 
 Usage: silo_discharge_test.py GRAINS_BINARY SOURCE_DIR MPIEXEC
 """
-import csv
-import math
 import os
-import subprocess
 import sys
 import tempfile
+
+from scenario_runs import bed_weight, metrics, run_config, use_mpi_as_root
 
 STEPS = 600
 OPEN = 400  # the step the gate starts to drop
 LAST = 50   # steps the settled loads are averaged over
-RADIUS, DENSITY, COUNT, G = 0.003, 2500.0, 600, 9.81
+RADIUS, DENSITY, COUNT = 0.003, 2500.0, 600
 
 
 def main():
     grains, source, mpiexec = sys.argv[1:4]
-    os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                      OMP_NUM_THREADS="1")
-    weight = COUNT * DENSITY * 4.0 / 3.0 * math.pi * RADIUS**3 * G
+    use_mpi_as_root()
+    weight = bed_weight(COUNT, RADIUS, DENSITY)
     failures = []
     discharged = {}
     with tempfile.TemporaryDirectory(prefix="grains_silo.") as work:
         for ranks in (1, 2, 3):
             out = os.path.join(work, f"np{ranks}")
-            cmd = [mpiexec, "-np", str(ranks), "--oversubscribe", grains, "run",
-                   os.path.join(source, "config", "silo_discharge.yaml"), "--steps", str(STEPS),
-                   "--output", out, "-q", "--set", "output.vtk_every=0"]
-            done = subprocess.run(cmd, capture_output=True, text=True)
-            if done.returncode != 0:
-                return print(f"FAIL: {' '.join(cmd)}\n{done.stdout}\n{done.stderr}") or 1
-            with open(os.path.join(out, "metrics.csv"), newline="") as f:
-                table = list(csv.DictReader(f))
+            run_config(grains, mpiexec, source, "silo_discharge.yaml", ranks, out, STEPS,
+                       "--set", "output.vtk_every=0")
+            table = metrics(out)
             settled = table[OPEN - LAST:OPEN]
             load = -sum(float(r[f"wall_{w}_fz"]) for r in settled
                         for w in ("floor", "gate", "silo")) / LAST
