@@ -129,9 +129,7 @@ ContactGeometry wallBody(const Wall& wall, const Body& b) {
     const std::string kind = wallKindName(wall.kind);
     throw std::invalid_argument("wall '" + wall.name + "' (" + kind + ") against " +
                                 shapeName(b.shape) + " body " + std::to_string(b.gid) + ": " +
-                                kind +
-                                " walls meet spheres only (other shapes: contact.method "
-                                "multisphere, whose sub-spheres meet every wall)");
+                                kind + " walls meet spheres only");
   }
   return routine(wall, b);
 }
