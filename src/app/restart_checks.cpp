@@ -128,13 +128,14 @@ std::string where(const Body& b) {
 }  // namespace
 
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
-                                   const Comm& comm) {
+                                   const Comm& comm, double time) {
+  const std::vector<Wall> walls = wallsAt(config.walls, time);
   Offence worst;
   long count = 0;
   for (const Body& b : owned) {
     bool counted = false;
     const double tolerance = restartPenetrationTolerance(b, config.contact);
-    for (const Wall& w : config.walls) {
+    for (const Wall& w : walls) {
       const double depth = -wallBody(w, b).gap;
       if (!(depth > tolerance)) continue;
       if (!counted) ++count;
@@ -233,7 +234,7 @@ void checkRestart(const CheckpointState& restart, const SimulationConfig& config
     log.warn("the restart's config differs from the checkpoint's in what defines the trajectory:");
     for (const std::string& line : differences) log.warn("  " + line);
   }
-  refuseUnlessAllowed(restartWallPenetration(restart.bodies, config, comm),
+  refuseUnlessAllowed(restartWallPenetration(restart.bodies, config, comm, restart.time),
                       "the config's walls do not fit the checkpoint's bodies", allow_penetration,
                       log);
 }

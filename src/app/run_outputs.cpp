@@ -20,11 +20,9 @@ std::vector<Body> ownedBodies(const BodyDomain& domain) {
                            domain.bodies().begin() + static_cast<long>(domain.numOwned()));
 }
 
-/// Collective: rank 0 writes the walls, sized to the bodies' bounding box,
-/// for ParaView. A failure costs only the picture: a warning, not an error.
-void writeWallsFile(const std::vector<Wall>& walls, const BodyDomain& domain,
-                    const std::string& path, const Log& log) {
-  if (walls.empty()) return;
+/// Collective: the bodies' bounding box (zero without bodies), which the
+/// drawn walls cover.
+std::pair<Vec3, Vec3> bodiesBox(const BodyDomain& domain) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {
     lo = lo.cwiseMin(domain.bodies()[i].position -
@@ -35,8 +33,16 @@ void writeWallsFile(const std::vector<Wall>& walls, const BodyDomain& domain,
   const MPI_Comm raw = rawMpiComm(domain.comm());
   MPI_Allreduce(MPI_IN_PLACE, lo.data(), 3, MPI_DOUBLE, MPI_MIN, raw);
   MPI_Allreduce(MPI_IN_PLACE, hi.data(), 3, MPI_DOUBLE, MPI_MAX, raw);
-  if (domain.comm().getRank() != 0) return;
   if (!lo.allFinite()) lo = hi = Vec3::Zero();  // no bodies at all
+  return {lo, hi};
+}
+
+/// Rank 0 writes the walls, sized to `box`, for ParaView. A failure costs
+/// only the picture: a warning, not an error.
+void writeWallsFile(const std::vector<Wall>& walls, const std::pair<Vec3, Vec3>& box, int rank,
+                    const std::string& path, const Log& log) {
+  if (walls.empty() || rank != 0) return;
+  const auto& [lo, hi] = box;
   try {
     writeWallGeometry(path, walls, lo, hi);
   } catch (const std::exception& e) {
@@ -58,7 +64,11 @@ RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm
   if (config.output.vtk_every <= 0) return;
   vtk_.emplace(dir_, comm, append);
   if (config.output.contact_network) network_.emplace(dir_, comm, append);
-  writeWallsFile(config.walls, domain, dir_ + "/walls.vtp", log);
+  wall_box_ = bodiesBox(domain);
+  writeWallsFile(config.walls, wall_box_, domain.comm().getRank(), dir_ + "/walls.vtp", log);
+  // Moving walls: also a series of their poses (walls.pvd).
+  if (anyWallMoves(config.walls))
+    walls_.emplace(dir_, comm, append, VtkEncoding::BinaryCompressed, "walls");
   // A restart knows no contacts before its first step: appending, it keeps
   // the network frame the earlier run wrote at the checkpoint's step.
   const long restart_step = first_step - 1;
@@ -72,8 +82,11 @@ RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm
 void RunOutputs::afterStep(long step, double time, bool final_step, const SupervisedStep& done,
                            double wall, const BodyDomain& domain, const TimeStepper& stepper) {
   const OutputSection& out = config_.output;
-  if (out.metrics_every > 0 && step % out.metrics_every == 0)
-    metrics_.writeRow(stepMetricsRow(step, time, done, wall, stepper.lastEnvelope()));
+  if (out.metrics_every > 0 && step % out.metrics_every == 0) {
+    MetricsRow row = stepMetricsRow(step, time, done, wall, stepper.lastEnvelope());
+    appendWallLoadColumns(row, stepper.walls(), done.report.wall_loads);
+    metrics_.writeRow(row);
+  }
   if (vtk_ && (step % out.vtk_every == 0 || final_step))
     writeFrame(step, time, domain, stepper, true);
   if (out.checkpoint_every > 0 && (step % out.checkpoint_every == 0 || final_step)) {
@@ -114,6 +127,13 @@ CheckpointState RunOutputs::checkpointState(long step, double time, const BodyDo
 void RunOutputs::writeFrame(long step, double time, const BodyDomain& domain,
                             const TimeStepper& stepper, bool with_network) {
   vtk_->write(step, time, ownedBodies(domain));
+  if (walls_) {
+    // Rank 0 draws every wall; the other ranks' pieces are empty.
+    const bool drawing = domain.comm().getRank() == 0;
+    const auto piece = makeMovedWallPolyData(drawing ? config_.walls : std::vector<Wall>(), time,
+                                             wall_box_.first, wall_box_.second);
+    walls_->writePolyData(step, time, piece);
+  }
   if (!network_ || !with_network) return;
   // The network of the step just done, each contact once (owned by one rank).
   const double impulse_to_force =

@@ -1,6 +1,33 @@
 #include "grains/app/step_metrics.hpp"
 
+#include <map>
+
 namespace grains {
+
+void appendWallLoadColumns(MetricsRow& row, const std::vector<Wall>& walls,
+                           const std::vector<WallLoad>& loads) {
+  std::vector<std::string> names;
+  std::map<std::string, WallLoad> sum;
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    const std::string& name = walls[w].load_name;
+    if (name.empty()) continue;
+    if (sum.count(name) == 0) names.push_back(name);
+    WallLoad& total = sum[name];
+    if (w < loads.size()) {
+      total.force += loads[w].force;
+      total.torque += loads[w].torque;
+    }
+  }
+  for (const std::string& name : names) {
+    std::string column = "wall_" + name;
+    for (char& c : column)
+      if (c == ',' || c == '"' || c == ' ' || c == '\r' || c == '\n') c = '_';
+    const WallLoad& load = sum[name];
+    const char* axes = "xyz";
+    for (int k = 0; k < 3; ++k) row.extra.emplace_back(column + "_f" + axes[k], load.force[k]);
+    for (int k = 0; k < 3; ++k) row.extra.emplace_back(column + "_t" + axes[k], load.torque[k]);
+  }
+}
 
 MetricsRow stepMetricsRow(long step, double time, const SupervisedStep& done, double wall,
                           double envelope) {

@@ -199,6 +199,8 @@ void StepSupervisor::checkFinite(BodyDomain& domain, long step, const StepReport
 StepReport StepSupervisor::attempt(BodyDomain& domain, long step, int halvings) {
   const long substeps = 1L << halvings;
   stepper_.setTimeStep(std::ldexp(settings_.dt, -halvings));
+  // Every attempt starts at the step's start time (moving walls' poses).
+  stepper_.setTime(static_cast<double>(step - 1) * settings_.dt);
   StepReport combined;
   for (long k = 0; k < substeps; ++k) {
     const StepReport sub = stepper_.step(domain, step - 1);

@@ -2,6 +2,7 @@
 // plain-text schema summary.
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -96,15 +97,49 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+/// A wall's load name (when it is not its name) and its motion, as a table.
+void emitWallExtras(YAML::Emitter& out, const Wall& w) {
+  if (w.load_name != w.name)
+    out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
+  if (!w.motion.moves()) return;
+  out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
+  emitVec3(out, "pivot", w.motion.pivot);
+  out << YAML::Key << "table" << YAML::Value << YAML::BeginSeq;
+  for (const WallMotionRow& row : w.motion.table) {
+    out << YAML::BeginMap << YAML::Key << "time" << YAML::Value << num(row.time);
+    emitVec3(out, "velocity", row.velocity);
+    emitVec3(out, "angular_velocity", row.angular_velocity);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+}
+
 void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   out << YAML::Key << "walls" << YAML::Value << YAML::BeginSeq;
   for (const auto& w : walls) {
     out << YAML::Flow << YAML::BeginMap;
-    if (w.kind == WallKind::Plane) {
+    const bool holed_plane = w.kind == WallKind::Disc && std::isinf(w.radius);
+    if (w.kind == WallKind::Plane || holed_plane) {
       out << YAML::Key << "type" << YAML::Value << "plane";
       out << YAML::Key << "name" << YAML::Value << w.name;
       emitVec3(out, "point", w.point);
       emitVec3(out, "normal", w.normal);
+      if (holed_plane) out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
+    } else if (w.kind == WallKind::Disc) {
+      out << YAML::Key << "type" << YAML::Value << "disc";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "normal", w.normal);
+      out << YAML::Key << "radius" << YAML::Value << num(w.radius);
+      out << YAML::Key << "inner_radius" << YAML::Value << num(w.inner_radius);
+    } else if (w.kind == WallKind::Cone) {
+      out << YAML::Key << "type" << YAML::Value << "cone";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      emitVec3(out, "point", w.point);
+      emitVec3(out, "axis", w.normal);
+      out << YAML::Key << "radius" << YAML::Value << num(w.radius);
+      out << YAML::Key << "top_radius" << YAML::Value << num(w.top_radius);
+      out << YAML::Key << "height" << YAML::Value << num(w.height);
     } else {
       out << YAML::Key << "type" << YAML::Value << "cylinder";
       out << YAML::Key << "name" << YAML::Value << w.name;
@@ -114,6 +149,7 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
       emitVec3(out, "axis", w.normal);
       out << YAML::Key << "radius" << YAML::Value << num(w.radius);
     }
+    emitWallExtras(out, w);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -301,7 +337,12 @@ bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0
               file: file (CSV with header among x,y,z,radius,mass,vx,vy,vz; spheres)
               chainmail (torus): rings_x, rings_y (int >=1, 4), region (optional: its centre)
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
-            point, axis ([0,0,1]), radius} | {type: box, min, max}; each may have a name
+            point, axis ([0,0,1]), radius} | {type: box, min, max} | {type: disc, point,
+            normal, radius, inner_radius (0)} | {type: cone, point, axis ([0,0,1]), radius,
+            top_radius, height}; a plane may have hole_radius; each may have a name,
+            load (metrics name of its load; default its name if given), motion: pivot (the
+            wall's point; box: centre), velocity, angular_velocity ([0,0,0]) | table (rows
+            time, velocity, angular_velocity)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),

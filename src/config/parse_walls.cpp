@@ -1,17 +1,94 @@
 // Parser for the walls list. Boxes are expanded to six inward-facing planes.
 #include "config_sections.hpp"
+#include "grains/core/text.hpp"
+
+#include <limits>
+#include <optional>
 
 namespace grains::config_detail {
 
 namespace {
 
+/// One row of walls.N.motion.table.
+WallMotionRow parseMotionRow(MapReader r, double after, bool first) {
+  WallMotionRow row;
+  row.time = r.requiredNumber("time", Range::nonNegative());
+  if (!first && !(row.time > after))
+    r.fail("time", "a time greater than the previous row's (" + formatNumber("%g", after) + " s)");
+  row.velocity = r.vec3("velocity", Vec3::Zero());
+  row.angular_velocity = r.vec3("angular_velocity", Vec3::Zero());
+  r.finish();
+  return row;
+}
+
+/// walls.N.motion: constant velocities, or a table of them; the pivot
+/// defaults to `default_pivot`.
+WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
+  WallMotion motion;
+  motion.pivot = default_pivot;  // also the point a resting wall's torque is about
+  if (!m.yaml().IsDefined()) return motion;
+  motion.pivot = m.vec3("pivot", default_pivot);
+  const YAML::Node table = m.get("table");
+  if (table.IsDefined()) {
+    for (const char* key : {"velocity", "angular_velocity"})
+      rejectUnless(m, key, false, "given per row of " + m.keyPath("table"));
+    if (!table.IsSequence() || table.size() == 0)
+      throwValueError(m.context(), table, m.keyPath("table"),
+                      "a list of rows {time, velocity, angular_velocity}");
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      const double after = i > 0 ? motion.table.back().time : 0.0;
+      motion.table.push_back(parseMotionRow(
+          MapReader(m.context(), table[i], m.keyPath("table") + "." + std::to_string(i)), after,
+          i == 0));
+    }
+  } else {
+    WallMotionRow row;
+    row.velocity = m.vec3("velocity", Vec3::Zero());
+    row.angular_velocity = m.vec3("angular_velocity", Vec3::Zero());
+    motion.table.push_back(row);
+  }
+  m.finish();
+  return motion;
+}
+
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
-  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box"});
+  const std::size_t first = walls.size();
+  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc", "cone"});
+  const bool named = w.has("name");
   const std::string name = w.string("name", "walls." + std::to_string(index));
+  // The metrics name of the wall's load: by default its name if it has one;
+  // "none" reports none.
+  std::string load = w.string("load", named ? name : "none");
+  if (load == "none") load.clear();
   if (type == "plane") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
-    walls.push_back(Wall::plane(point, normal, name));
+    // A plane with a round hole about `point` (a silo floor with an orifice)
+    // is a disc without an outer rim: a two-sided sheet.
+    const std::optional<double> hole = w.optionalNumber("hole_radius", Range::positive());
+    walls.push_back(
+        hole ? Wall::disc(point, normal, std::numeric_limits<double>::infinity(), *hole, name)
+             : Wall::plane(point, normal, name));
+  } else if (type == "disc") {
+    const Vec3 point = w.vec3("point", Vec3::Zero());
+    const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
+    const double radius = w.requiredNumber("radius", Range::positive());
+    const double inner = w.number("inner_radius", 0.0, Range::nonNegative());
+    if (!(inner < radius))
+      w.fail("inner_radius", "a number < " + w.keyPath("radius") + " = " +
+                                 formatNumber("%g", radius) +
+                                 " (the hole must lie inside the disc)");
+    walls.push_back(Wall::disc(point, normal, radius, inner, name));
+  } else if (type == "cone") {
+    const Vec3 point = w.vec3("point", Vec3::Zero());
+    const Vec3 axis = w.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true);
+    const double radius = w.requiredNumber("radius", Range::nonNegative());
+    const double top = w.requiredNumber("top_radius", Range::nonNegative());
+    const double height = w.requiredNumber("height", Range::positive());
+    if (!(radius > 0.0 || top > 0.0))
+      w.fail("top_radius",
+             "a number > 0 when " + w.keyPath("radius") + " is 0 (a cone needs a rim)");
+    walls.push_back(Wall::cone(point, axis, radius, top, height, name));
   } else if (type == "cylinder") {
     const std::string side = w.choice("side", "inside", {"inside", "outside"});
     const Vec3 point = w.vec3("point", Vec3::Zero());
@@ -29,6 +106,14 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
       walls.push_back(Wall::plane(lo, Vec3::Unit(i), name + "." + axis_names[i] + "min"));
       walls.push_back(Wall::plane(hi, -Vec3::Unit(i), name + "." + axis_names[i] + "max"));
     }
+  }
+  // A box moves as one body about its centre by default.
+  const Vec3 pivot = type == "box" ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
+                                   : walls[first].point;
+  const WallMotion motion = parseMotion(w.map("motion"), pivot);
+  for (std::size_t i = first; i < walls.size(); ++i) {
+    walls[i].load_name = load;
+    walls[i].motion = motion;
   }
   w.finish();
 }

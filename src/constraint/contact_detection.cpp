@@ -33,9 +33,14 @@ Contact pairContact(const std::vector<Body>& bodies, int a, int b, const Contact
   return c;
 }
 
-Contact wallContact(const std::vector<Body>& bodies, int wall, int body, const ContactGeometry& g,
-                    double mu, std::int64_t sub) {
+Contact wallContact(const std::vector<Body>& bodies, const std::vector<Wall>& walls, int wall,
+                    int body, const ContactGeometry& g, double mu, std::int64_t sub) {
   Contact c;
+  const WallVelocity& v = walls[static_cast<std::size_t>(wall)].velocity;
+  if (!v.isZero()) {
+    c.wall_velocity = v.at(g.point_a);
+    c.wall_angular_velocity = v.angular;
+  }
   c.key = {-static_cast<GlobalId>(wall) - 1, bodies[static_cast<std::size_t>(body)].gid, sub};
   c.wall = wall;
   c.body_b = body;
@@ -138,8 +143,8 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
           const std::size_t i = k % num_owned;
           const ContactGeometry g = wallBody(walls[w], bodies[i]);
           if (keep(g, -1, static_cast<int>(i)))
-            out.push_back(
-                wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
+            out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i), g,
+                                      settings.mu));
           return;
         }
         const BodyPair& pair = pairs[k - wall_items];

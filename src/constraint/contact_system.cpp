@@ -34,6 +34,16 @@ void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2) {
   t2 = normal.cross(t1);
 }
 
+void contactRowDirections(const Vec3& normal, int block, Vec3* directions) {
+  directions[0] = normal;
+  if (block > 1) tangentBasis(normal, directions[1], directions[2]);
+  if (block > 3) {
+    directions[3] = directions[1];
+    directions[4] = directions[2];
+    directions[5] = directions[0];
+  }
+}
+
 namespace {
 
 /// The bodies D^T has columns for: all owned bodies (the domain map of D),
@@ -135,19 +145,12 @@ class ContactRowWriter {
   void write(std::size_t ci) const {
     const Contact& c = contacts_[ci];
     const ContactGeometry& g = c.geometry;
-    // Rows in unknown order: normal, the tangents (sliding), then with
-    // rolling the angular rows about t1, t2 (rolling) and the normal (spinning).
     Vec3 directions[kMaxBlockSize];
-    directions[0] = g.normal;
-    if (block_ > 1) tangentBasis(g.normal, directions[1], directions[2]);
-    if (rolling_) {
-      directions[3] = directions[1];
-      directions[4] = directions[2];
-      directions[5] = directions[0];
-    }
+    contactRowDirections(g.normal, block_, directions);
     cones_.mu[ci] = c.mu;
     const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings_.motion.overdamped;
     gap_term_[ci * static_cast<std::size_t>(block_)] = relaxed ? relax_ * g.gap : g.gap;
+    if (c.isWall()) addWallMotion(ci, c, directions);
     const Body& bb = bodies_[static_cast<std::size_t>(c.body_b)];
     const int col_b = column_of_body_[static_cast<std::size_t>(c.body_b)];
     const int col_a = c.body_a >= 0 ? column_of_body_[static_cast<std::size_t>(c.body_a)] : -1;
@@ -162,6 +165,18 @@ class ContactRowWriter {
   }
 
  private:
+  /// A moving wall (side a) has no columns: its velocity at the contact
+  /// point, and its angular velocity in the rolling rows, enter b as the
+  /// side-a term of D^T U, -dt d . v_wall.
+  void addWallMotion(std::size_t ci, const Contact& c, const Vec3* directions) const {
+    if (c.wall_velocity.isZero(0.0) && c.wall_angular_velocity.isZero(0.0)) return;
+    for (int r = 0; r < block_; ++r) {
+      const Vec3& v = r >= 3 ? c.wall_angular_velocity : c.wall_velocity;
+      gap_term_[ci * static_cast<std::size_t>(block_) + static_cast<std::size_t>(r)] -=
+          settings_.dt * directions[r].dot(v);
+    }
+  }
+
   void writeFrame(std::size_t ci, const Contact& c, const Vec3* directions, int col_a,
                   int col_b) const {
     const ContactGeometry& g = c.geometry;
@@ -272,7 +287,7 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
   sys.constraint_map =
       rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(), nrows, 0, comm));
-  // Per-row data for b: the relaxed gap of normal rows.
+  // Per-row data for b: the relaxed gap of normal rows, a moving wall's velocity.
   std::vector<double> gap_term(nrows, 0.0);
   sys.qp.cones.model = settings.friction;
   sys.qp.cones.mu.resize(contacts.size());

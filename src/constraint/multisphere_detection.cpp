@@ -72,7 +72,7 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
             const ContactGeometry g =
                 wallSphere(walls[w], spheres[i][p].center, spheres[i][p].radius);
             if (!within(g.gap, 2.0 * spheres[i][p].radius)) continue;
-            out.push_back(wallContact(bodies, static_cast<int>(w), static_cast<int>(i), g,
+            out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i), g,
                                       settings.mu, static_cast<std::int64_t>(p)));
           }
         }

@@ -23,6 +23,10 @@ TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
                          std::unique_ptr<Solver> solver)
     : settings_(std::move(settings)),
       walls_(std::move(walls)),
+      step_walls_(walls_),
+      walls_move_(anyWallMoves(walls_)),
+      walls_report_(std::any_of(walls_.begin(), walls_.end(),
+                                [](const Wall& w) { return !w.load_name.empty(); })),
       solver_(std::move(solver)),
       constraints_(makeConstraintStrategy(settings_)) {
   // Only a method that finds the contacts a step creates beyond the envelope
@@ -78,6 +82,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   const double dt = settings_.assembly.dt;
   StepReport report;
   PhaseClock clock;
+  if (walls_move_) step_walls_ = wallsAt(walls_, time_);
   prepareDomain(domain, step_index, report);
   const Reach reach = refreshHalo(domain);
   clock.lap(report.time_domain);
@@ -122,6 +127,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     auto g = gamma.getData();
     last_impulses_.assign(g.begin(), g.end());
   }
+  if (walls_report_) report.wall_loads = globalWallLoads(domain.comm(), contacts, block);
   countTraffic(domain, system, report.solve.operator_applies);
   if (settings_.growth) {
     std::vector<Body> owned(domain.bodies().begin(),
@@ -145,6 +151,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   report.kinetic_energy = energy[0] + energy[1];
   report.kinetic_energy_translational = energy[0];
   report.kinetic_energy_rotational = energy[1];
+  time_ += dt;
   return report;
 }
 
@@ -163,6 +170,44 @@ void TimeStepper::prepareDomain(BodyDomain& domain, long step_index, StepReport&
   if (settings_.growth) growBodies(domain.bodies(), domain.numOwned(), settings_.assembly.dt);
 }
 
+std::vector<WallLoad> TimeStepper::globalWallLoads(const Comm& comm,
+                                                   const std::vector<Contact>& contacts,
+                                                   int block) const {
+  const double per_force = settings_.assembly.motion.overdamped ? 1.0 : settings_.assembly.dt;
+  // Summed reproducibly: the loads are the same bits on any rank count.
+  const std::vector<WallLoadTerm> terms =
+      wallLoadTerms(contacts, last_impulses_, block, step_walls_, per_force);
+  const auto local = static_cast<long>(terms.size());
+  const double count = static_cast<double>(globalSum(comm, local));
+  std::vector<WallLoad> loads(step_walls_.size());
+  for (std::size_t w = 0; w < loads.size(); ++w) {
+    const auto sums = reproducibleSums<6>(comm, local, count, [&](long long i) {
+      const WallLoadTerm& t = terms[static_cast<std::size_t>(i)];
+      if (t.wall != static_cast<int>(w)) return std::array<double, 6>{};
+      return std::array<double, 6>{t.load.force[0],  t.load.force[1],  t.load.force[2],
+                                   t.load.torque[0], t.load.torque[1], t.load.torque[2]};
+    });
+    loads[w].force = Vec3(sums[0], sums[1], sums[2]);
+    loads[w].torque = Vec3(sums[3], sums[4], sums[5]);
+  }
+  return loads;
+}
+
+double TimeStepper::maxWallSpeed(const BodyDomain& domain) const {
+  double fastest = 0.0;
+  for (const Wall& w : step_walls_) {
+    if (w.velocity.isZero()) continue;
+    for (std::size_t i = 0; i < domain.numOwned(); ++i) {
+      const Body& b = domain.bodies()[i];
+      const double body = b.velocity.norm() + b.angular_velocity.norm() * boundingRadius(b);
+      const double wall =
+          w.velocity.at(b.position).norm() + w.velocity.angular.norm() * boundingRadius(b);
+      fastest = std::max(fastest, 0.5 * (body + wall));
+    }
+  }
+  return fastest;
+}
+
 TimeStepper::Reach TimeStepper::refreshHalo(BodyDomain& domain) {
   // Contacts must be known before bodies can touch: the detection envelope
   // covers the largest relative approach within the step (two bodies at the
@@ -179,6 +224,9 @@ TimeStepper::Reach TimeStepper::refreshHalo(BodyDomain& domain) {
     max_speed = std::max({max_speed, b.velocity.norm() + b.angular_velocity.norm() * r,
                           free.head<3>().norm() + free.tail<3>().norm() * r});
   }
+  // A body meets a moving wall at their summed speed; the approach below is
+  // twice the largest speed, so a body and a wall count with their mean.
+  if (walls_move_) max_speed = std::max(max_speed, maxWallSpeed(domain));
   double local[2] = {max_radius, max_speed};
   MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_MAX, rawMpiComm(domain.comm()));
   Reach reach;
@@ -222,7 +270,7 @@ std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain, 
     detection.reach = reach.predicted;
   }
   DetectionTimes times;
-  std::vector<Contact> contacts = constraints_->generate(domain, walls_, detection, &times);
+  std::vector<Contact> contacts = constraints_->generate(domain, step_walls_, detection, &times);
   // Refuse an n^2 solve before it starts.
   checkContactCount(domain, contacts, last_envelope_,
                     settings_.method == ConstraintMethod::Multisphere ? settings_.subspheres : 1);
@@ -265,7 +313,7 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
   // linearised there and pulled back to the start, keep all earlier ones,
   // and re-solve warm-started with the previous multipliers padded by zeros.
   for (;;) {
-    Refinement found = constraints_->refine(domain, walls_, reached, dt, report.recursions);
+    Refinement found = constraints_->refine(domain, step_walls_, reached, dt, report.recursions);
     if (found.true_overlap) true_overlap = *found.true_overlap;
     clock.lap(report.time_relcp);
     if (found.found == 0) return;
@@ -335,7 +383,10 @@ double TimeStepper::measureConstraints(BodyDomain& domain, const std::vector<Con
         ++bodies[static_cast<std::size_t>(idx)].num_contacts;
   }
   double overlap = 0.0;
-  for (double gap : constraints_->constraintGaps(contacts, moved, walls_))
+  // The step ends with the walls where they are at its end.
+  const std::vector<Wall> end_walls =
+      walls_move_ ? wallsAt(walls_, time_ + settings_.assembly.dt) : std::vector<Wall>();
+  for (double gap : constraints_->constraintGaps(contacts, moved, walls_move_ ? end_walls : walls_))
     overlap = std::max(overlap, -gap);
   return overlap;
 }

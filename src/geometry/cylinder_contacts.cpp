@@ -129,6 +129,8 @@ ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder) {
       return g;
     }
     case WallKind::CylinderOutside:
+    case WallKind::Disc:
+    case WallKind::Cone:
       break;
   }
   throw std::invalid_argument("cylinder body " + std::to_string(cylinder.gid) + " against wall '" +

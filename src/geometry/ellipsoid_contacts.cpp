@@ -462,6 +462,9 @@ ContactGeometry wallEllipsoid(const Wall& wall, const Body& ellipsoid) {
     case WallKind::CylinderInside:
     case WallKind::CylinderOutside:
       return wallCylinderEllipsoid(wall, e);
+    case WallKind::Disc:
+    case WallKind::Cone:
+      break;  // refused by wallBody
   }
   throw std::logic_error("wallEllipsoid: unknown wall kind");
 }

@@ -125,6 +125,12 @@ ContactGeometry wallBody(const Wall& wall, const Body& b) {
     throw std::logic_error("wall dispatch: no routine for ShapeKind " +
                            std::to_string(index(b.shape)));
   }
+  if (wall.spheresOnly() && b.shape != ShapeKind::Sphere) {
+    const std::string kind = wallKindName(wall.kind);
+    throw std::invalid_argument("wall '" + wall.name + "' (" + kind + ") against " +
+                                shapeName(b.shape) + " body " + std::to_string(b.gid) + ": " +
+                                kind + " walls meet spheres only");
+  }
   return routine(wall, b);
 }
 

@@ -1,5 +1,6 @@
 #include "grains/geometry/contact_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -32,6 +33,37 @@ ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& 
   return g;
 }
 
+namespace {
+
+/// In the half-plane through the axis and the centre, the band is the
+/// segment from (radius, 0) to (top_radius, height) in (distance from the
+/// axis, height) coordinates: the nearest point of the segment is the
+/// nearest point of the band.
+ContactGeometry coneSphere(const Wall& wall, const Vec3& center, double radius) {
+  const Vec3 rel = center - wall.point;
+  const double z = wall.normal.dot(rel);
+  const Vec3 in_plane = rel - z * wall.normal;
+  const double rho = in_plane.norm();
+  const Vec3 radial = rho > 1e-300 ? Vec3(in_plane / rho) : anyPerpendicular(wall.normal);
+  const Eigen::Vector2d a(wall.radius, 0.0), b(wall.top_radius, wall.height), p(rho, z);
+  const Eigen::Vector2d along = b - a;
+  const double t = std::clamp((p - a).dot(along) / along.squaredNorm(), 0.0, 1.0);
+  const Eigen::Vector2d q = a + t * along;
+  Eigen::Vector2d off = p - q;
+  const double dist = off.norm();
+  // A centre on the band itself: the band's normal towards the axis.
+  off = dist > 1e-300 ? Eigen::Vector2d(off / dist)
+                      : Eigen::Vector2d(-along.y(), along.x()).normalized();
+  ContactGeometry g;
+  g.point_a = wall.point + q.x() * radial + q.y() * wall.normal;
+  g.normal = off.x() * radial + off.y() * wall.normal;
+  g.gap = dist - radius;
+  g.point_b = center - radius * g.normal;
+  return g;
+}
+
+}  // namespace
+
 ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) {
   ContactGeometry g;
   switch (wall.kind) {
@@ -57,6 +89,32 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
       g.point_b = center - radius * g.normal;
       return g;
     }
+    case WallKind::Disc: {
+      // The nearest point of the ring: the foot of the centre in the plane,
+      // moved radially into [inner_radius, radius]. Over the ring the normal
+      // is the plane's, towards the sphere's side; off it (in the hole or
+      // beyond the rim) it points from the edge to the centre.
+      const Vec3 rel = center - wall.point;
+      const double height = wall.normal.dot(rel);
+      const Vec3 in_plane = rel - height * wall.normal;
+      const double rho = in_plane.norm();
+      const Vec3 radial = rho > 1e-300 ? Vec3(in_plane / rho) : anyPerpendicular(wall.normal);
+      const double nearest = std::clamp(rho, wall.inner_radius, wall.radius);
+      g.point_a = wall.point + nearest * radial;
+      const Vec3 off = center - g.point_a;
+      const double dist = off.norm();
+      if (nearest == rho || !(dist > 1e-300)) {
+        g.normal = height >= 0.0 ? wall.normal : Vec3(-wall.normal);
+        g.gap = std::abs(height) - radius;
+      } else {
+        g.normal = off / dist;
+        g.gap = dist - radius;
+      }
+      g.point_b = center - radius * g.normal;
+      return g;
+    }
+    case WallKind::Cone:
+      return coneSphere(wall, center, radius);
   }
   throw std::logic_error("wallSphere: unknown wall kind");
 }

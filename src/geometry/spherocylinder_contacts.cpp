@@ -177,6 +177,9 @@ ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule) {
       g.point_b = p - r * g.normal;
       return g;
     }
+    case WallKind::Disc:
+    case WallKind::Cone:
+      break;  // refused by wallBody
   }
   throw std::logic_error("wallSpherocylinder: unknown wall kind");
 }

@@ -385,6 +385,9 @@ ContactGeometry wallTorus(const Wall& wall, const Body& torus) {
       };
       return localMinimaOverCircle(eval, scale).front().g;
     }
+    case WallKind::Disc:
+    case WallKind::Cone:
+      break;  // refused by wallBody
   }
   throw std::logic_error("wallTorus: unknown wall kind");
 }

@@ -4,7 +4,9 @@
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkDoubleArray.h>
 #include <vtkIntArray.h>
+#include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkXMLPolyDataWriter.h>
 
@@ -70,8 +72,35 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
            wall.point + u0 * u + v1 * v, id);
       continue;
     }
-    const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
     const double step = 2.0 * kPi / cylinder_segments;
+    if (wall.kind == WallKind::Disc) {
+      // A ring of quads; without an outer rim it reaches over the bodies' extent.
+      double outer = wall.radius;
+      if (std::isinf(outer)) {
+        const auto [u0, u1] = extent(box, wall.point, u, margin);
+        const auto [v0, v1] = extent(box, wall.point, v, margin);
+        outer = std::max(
+            {std::abs(u0), std::abs(u1), std::abs(v0), std::abs(v1), 2.0 * wall.inner_radius});
+      }
+      for (int s = 0; s < cylinder_segments; ++s) {
+        const Vec3 e0 = std::cos(s * step) * u + std::sin(s * step) * v;
+        const Vec3 e1 = std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v;
+        quad(wall.point + wall.inner_radius * e0, wall.point + outer * e0, wall.point + outer * e1,
+             wall.point + wall.inner_radius * e1, id);
+      }
+      continue;
+    }
+    if (wall.kind == WallKind::Cone) {
+      for (int s = 0; s < cylinder_segments; ++s) {
+        const Vec3 e0 = std::cos(s * step) * u + std::sin(s * step) * v;
+        const Vec3 e1 = std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v;
+        const Vec3 top = wall.point + wall.height * wall.normal;
+        quad(wall.point + wall.radius * e0, wall.point + wall.radius * e1,
+             top + wall.top_radius * e1, top + wall.top_radius * e0, id);
+      }
+      continue;
+    }
+    const auto [t0, t1] = extent(box, wall.point, wall.normal, margin);
     for (int s = 0; s < cylinder_segments; ++s) {
       const Vec3 r0 = wall.radius * (std::cos(s * step) * u + std::sin(s * step) * v);
       const Vec3 r1 = wall.radius * (std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v);
@@ -84,6 +113,35 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
   poly->SetPolys(polys);
   poly->GetCellData()->AddArray(index);
   poly->GetCellData()->AddArray(kind);
+  return poly;
+}
+
+vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& reference, double time,
+                                                   const Vec3& lo, const Vec3& hi,
+                                                   int cylinder_segments) {
+  auto poly = makeWallPolyData(reference, lo, hi, cylinder_segments);
+  const std::vector<Wall> placed = wallsAt(reference, time);
+  auto velocity = vtkSmartPointer<vtkDoubleArray>::New();
+  velocity->SetName("velocity");
+  velocity->SetNumberOfComponents(3);
+  velocity->SetNumberOfTuples(poly->GetNumberOfPoints());
+  auto* wall_of_cell = vtkIntArray::SafeDownCast(poly->GetCellData()->GetArray("wall"));
+  vtkPoints* points = poly->GetPoints();
+  // Every cell is a quad of its own four points (makeWallPolyData).
+  for (vtkIdType cell = 0; cell < poly->GetNumberOfCells(); ++cell) {
+    const auto w = static_cast<std::size_t>(wall_of_cell->GetValue(cell));
+    const WallPose pose = reference[w].motion.poseAt(time);
+    for (vtkIdType p = 4 * cell; p < 4 * cell + 4; ++p) {
+      Vec3 x;
+      points->GetPoint(p, x.data());
+      if (reference[w].motion.moves())
+        x = pose.pivot + pose.rotation * (x - reference[w].motion.pivot);
+      points->SetPoint(p, x.data());
+      const Vec3 v = placed[w].velocity.at(x);
+      velocity->SetTuple(p, v.data());
+    }
+  }
+  poly->GetPointData()->AddArray(velocity);
   return poly;
 }
 

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace grains {
 
@@ -62,6 +63,8 @@ class RunOutputs {
   MetricsWriter metrics_;
   std::optional<VtkSeriesWriter> vtk_;
   std::optional<ContactNetworkWriter> network_;
+  std::optional<VtkSeriesWriter> walls_;  ///< moving walls at each frame's time
+  std::pair<Vec3, Vec3> wall_box_;        ///< the region the drawn walls cover
 };
 
 }  // namespace grains

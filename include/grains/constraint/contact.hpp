@@ -40,6 +40,11 @@ struct Contact {
   /// 0: found at the start of the step; i > 0: appended by ReLCP recursion i,
   /// with geometry pulled back to the start configuration (Palmer et al. (2025) eq. 22).
   int generation = 0;
+  /// A moving wall's surface velocity at the contact point and its angular
+  /// velocity [m/s, rad/s]: the constraint measures the body's velocity
+  /// relative to them (zero for bodies and resting walls).
+  Vec3 wall_velocity = Vec3::Zero();
+  Vec3 wall_angular_velocity = Vec3::Zero();
 
   bool isWall() const { return wall >= 0; }
 };

@@ -51,9 +51,10 @@ bool ownedPairSides(const std::vector<Body>& bodies, std::size_t num_owned, int 
 /// Contact between local bodies a and b (a the lower GID) with key sub-index `sub`.
 Contact pairContact(const std::vector<Body>& bodies, int a, int b, const ContactGeometry& g,
                     double mu, std::int64_t sub = 0);
-/// Contact of wall `wall` with local body `body`.
-Contact wallContact(const std::vector<Body>& bodies, int wall, int body, const ContactGeometry& g,
-                    double mu, std::int64_t sub = 0);
+/// Contact of wall `wall` (index into `walls`) with local body `body`; a
+/// moving wall's surface velocity at the contact point goes with it.
+Contact wallContact(const std::vector<Body>& bodies, const std::vector<Wall>& walls, int wall,
+                    int body, const ContactGeometry& g, double mu, std::int64_t sub = 0);
 /// Sorts by key: the order is the same for any thread or rank count.
 void sortByKey(std::vector<Contact>& contacts);
 

@@ -51,6 +51,10 @@ Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point
 Eigen::Matrix<double, 1, 6> angularJacobianRow(const Vec3& direction);
 /// Orthonormal tangents (t1, t2) with t1 x t2 = n, chosen deterministically from n.
 void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2);
+/// The directions of a contact's `block` rows, in unknown order: the normal,
+/// the tangents (sliding), then with rolling (block 6) the angular rows
+/// about t1, t2 (rolling) and the normal (spinning).
+void contactRowDirections(const Vec3& normal, int block, Vec3* directions);
 
 struct ContactSystem {
   RCP<const Map> body_map;        ///< 6 DOFs per owned body, GIDs 6*gid + k

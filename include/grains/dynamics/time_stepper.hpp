@@ -6,6 +6,7 @@
 // position/orientation update (Heyn et al. (2013) eq. 8, Palmer et al. (2025) eq. 9).
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
+#include "grains/constraint/wall_loads.hpp"
 #include "grains/constraint/warm_start.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/dynamics/constraint_method.hpp"
@@ -89,6 +90,9 @@ struct StepReport {
   double time_broad = 0.0;
   DomainStats domain;  ///< per-rank bodies, load imbalance, bytes sent
   SolveReport solve;
+  /// Force and torque of the bodies on each wall (all ranks), when some
+  /// wall has a load name (Wall::load_name); else empty.
+  std::vector<WallLoad> wall_loads;
 };
 
 class TimeStepper {
@@ -134,10 +138,23 @@ class TimeStepper {
   long haloMapBuilds() const { return halo_maps_.builds(); }
   /// The time step of the following steps [s] (> 0): substeps of a retried step.
   void setTimeStep(double dt) { settings_.assembly.dt = dt; }
+  /// The time at the start of the next step [s] (0 at first); each step
+  /// advances it by its dt. Moving walls are placed at it (core/wall.hpp).
+  void setTime(double time) { time_ = time; }
+  double time() const { return time_; }
+  /// The walls as configured (their pose at t = 0), and as placed at the
+  /// start of the last step.
+  const std::vector<Wall>& walls() const { return walls_; }
+  const std::vector<Wall>& stepWalls() const { return step_walls_; }
 
  private:
   StepperSettings settings_;
   std::vector<Wall> walls_;
+  /// The walls at the start of the current step (walls_ when none moves).
+  std::vector<Wall> step_walls_;
+  bool walls_move_ = false;
+  bool walls_report_ = false;  ///< some wall's load goes to the metrics
+  double time_ = 0.0;
   std::unique_ptr<Solver> solver_;
   WarmStartCache warm_start_;
   /// Body maps and ghost Import plan, reused while bodies and touched ghosts stay.
@@ -178,6 +195,13 @@ class TimeStepper {
                             long& active) const;
   /// Adds the step's Tpetra traffic to the domain's statistics.
   void countTraffic(BodyDomain& domain, const ContactSystem& system, long operator_applies) const;
+  /// The loads on the walls of this step's contacts (last_impulses_), summed
+  /// over the ranks (collective).
+  std::vector<WallLoad> globalWallLoads(const Comm& comm, const std::vector<Contact>& contacts,
+                                        int block) const;
+  /// Largest surface speed of a moving wall at an owned body, grown by the
+  /// body's bounding radius times the wall's angular speed [m/s] (0: no moving walls).
+  double maxWallSpeed(const BodyDomain& domain) const;
   /// Body and contact counts (collective).
   void summarize(BodyDomain& domain, std::size_t local_contacts, StepReport& report) const;
   /// u = u_free + W D gamma for owned bodies.

@@ -1,0 +1,72 @@
+// Moving walls drawn at a frame's time: the reference mesh carried by each
+// wall's pose, with the surface velocity as point data; discs and cones as
+// rings and bands.
+#include "grains/io/wall_geometry.hpp"
+
+#include <gtest/gtest.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+
+#include <cmath>
+
+namespace grains {
+namespace {
+
+Vec3 pointOf(vtkPolyData* poly, vtkIdType i) {
+  Vec3 p;
+  poly->GetPoints()->GetPoint(i, p.data());
+  return p;
+}
+
+TEST(MovedWallGeometry, EachWallIsDrawnAtItsPoseWithItsSurfaceVelocity) {
+  Wall lid = Wall::plane(Vec3(0, 0, 1), -Vec3::UnitZ(), "lid");
+  lid.motion.pivot = lid.point;
+  lid.motion.table.push_back({0.0, Vec3(0, 0, -0.5), Vec3::Zero()});
+  Wall drum = Wall::cylinder(Vec3::Zero(), Vec3::UnitZ(), 2.0, true, "drum");
+  drum.motion.table.push_back({0.0, Vec3::Zero(), Vec3(0, 0, kPi)});
+  const std::vector<Wall> walls = {lid, drum};
+  const Vec3 lo(-1, -1, 0), hi(1, 1, 1);
+  const auto start = makeWallPolyData(walls, lo, hi, 16);
+  const auto later = makeMovedWallPolyData(walls, 0.5, lo, hi, 16);
+  ASSERT_EQ(later->GetNumberOfPoints(), start->GetNumberOfPoints());
+  auto* velocity = later->GetPointData()->GetArray("velocity");
+  ASSERT_NE(velocity, nullptr);
+  // The lid moved down by 0.25 m; every point moves at its velocity.
+  for (vtkIdType i = 0; i < 4; ++i) {
+    EXPECT_LT((pointOf(later, i) - pointOf(start, i) - Vec3(0, 0, -0.25)).norm(), 1e-12);
+    EXPECT_NEAR(velocity->GetComponent(i, 2), -0.5, 1e-12);
+  }
+  // The drum turned a quarter turn about z: (x, y) -> (-y, x), and its
+  // surface moves at pi * 2 m/s along the circle.
+  for (vtkIdType i = 4; i < later->GetNumberOfPoints(); ++i) {
+    const Vec3 before = pointOf(start, i), after = pointOf(later, i);
+    EXPECT_LT((after - Vec3(-before.y(), before.x(), before.z())).norm(), 1e-12);
+    const Vec3 v(velocity->GetComponent(i, 0), velocity->GetComponent(i, 1),
+                 velocity->GetComponent(i, 2));
+    EXPECT_LT((v - Vec3(0, 0, kPi).cross(after)).norm(), 1e-12);
+  }
+}
+
+TEST(MovedWallGeometry, DiscsAreRingsAndConesBands) {
+  const std::vector<Wall> walls = {Wall::disc(Vec3::Zero(), Vec3::UnitZ(), 2.0, 0.5),
+                                   Wall::cone(Vec3::Zero(), Vec3::UnitZ(), 0.5, 1.5, 1.0)};
+  const auto poly = makeWallPolyData(walls, Vec3::Zero(), Vec3::Ones(), 8);
+  ASSERT_EQ(poly->GetNumberOfCells(), 16);
+  for (vtkIdType i = 0; i < poly->GetNumberOfPoints(); ++i) {
+    const Vec3 p = pointOf(poly, i);
+    const double rho = std::hypot(p.x(), p.y());
+    if (i < 32) {  // the ring: its inner and outer circles in z = 0
+      EXPECT_NEAR(p.z(), 0.0, 1e-12);
+      EXPECT_TRUE(std::abs(rho - 0.5) < 1e-12 || std::abs(rho - 2.0) < 1e-12) << rho;
+    } else {  // the band: radius 0.5 at z = 0, 1.5 at z = 1
+      EXPECT_NEAR(rho, 0.5 + p.z(), 1e-12);
+    }
+  }
+  EXPECT_EQ(poly->GetCellData()->GetArray("kind")->GetTuple1(8),
+            static_cast<double>(WallKind::Cone));
+}
+
+}  // namespace
+}  // namespace grains
