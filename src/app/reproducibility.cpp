@@ -6,16 +6,16 @@ namespace grains {
 
 Reproducibility reproducibilityOf(const SimulationConfig& config) {
   // Solvers whose iterates use only per-contact arithmetic, reproducible sums
-  // and certified decisions (tests/reliability/rank_invariance_test.sh covers
-  // apgd; jacobi has no global sum in its iteration).
-  static const std::set<std::string> reproducible_solvers = {"apgd", "jacobi"};
+  // and certified decisions (tests/reliability/rank_invariance_test.sh runs
+  // apgd and bbpgd).
+  static const std::set<std::string> reproducible_solvers = {"apgd", "bbpgd", "jacobi"};
   Reproducibility r;
   if (!config.parallel.reproducible) {
     r.reason = "parallel.reproducible is false (ordinary sums of the contact forces per body)";
   } else if (reproducible_solvers.count(config.solver.name) == 0) {
     r.reason = "solver '" + config.solver.name +
-               "' uses global sums (or sweep orders) that depend on the partition; apgd and "
-               "jacobi do not";
+               "' uses global sums (or sweep orders) that depend on the partition; apgd, "
+               "bbpgd and jacobi do not";
   } else if (config.contact.method != ConstraintMethod::Single) {
     r.reason = "contact.method " + config.contact.method.name() +
                " is not covered yet (only method single is)";

@@ -112,23 +112,19 @@ void jacobiStep(const ConeSet& cones, const std::vector<double>& eta, double ome
   }
 }
 
-/// Global ( d.A d, d.B^-1 d ) with d = x1 - x0, A d = Ax1 - Ax0, in one reduction.
+/// Global ( d.A d, d.B^-1 d ) with d = x1 - x0, A d = Ax1 - Ax0, summed
+/// reproducibly (the safeguard's decision is the same on any rank count).
 std::array<double, 2> stepCurvature(const std::vector<double>& eta, int block, const Vector& x1,
                                     const Vector& x0, const Vector& Ax1, const Vector& Ax0) {
   const double* p1 = readOnly(x1);
   const double* p0 = readOnly(x0);
   const double* pA1 = readOnly(Ax1);
   const double* pA0 = readOnly(Ax0);
-  const Index n = static_cast<Index>(x1.getLocalLength());
-  double curvature = 0.0;
-  double metric = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : curvature, metric)
-  for (Index i = 0; i < n; ++i) {
+  const double* peta = eta.data();
+  return reproducibleSums<2>(x1, [=](long long i) -> std::array<double, 2> {
     const double d = p1[i] - p0[i];
-    curvature += d * (pA1[i] - pA0[i]);
-    metric += d * d / eta[static_cast<std::size_t>(i / block)];
-  }
-  return globalSums<2>(x1, {curvature, metric});
+    return {d * (pA1[i] - pA0[i]), d * d / peta[i / block]};
+  });
 }
 
 SolveReport JacobiSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {

@@ -233,17 +233,9 @@ TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Ve
 std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
   const double* ps = readOnly(s);
   const double* py = readOnly(y);
-  const Index n = localLength(s);
-  double ss = 0.0;
-  double sy = 0.0;
-  double yy = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : ss, sy, yy)
-  for (Index i = 0; i < n; ++i) {
-    ss += ps[i] * ps[i];
-    sy += ps[i] * py[i];
-    yy += py[i] * py[i];
-  }
-  return globalSums<3>(s, {ss, sy, yy});
+  return reproducibleSums<3>(s, [=](Index i) -> std::array<double, 3> {
+    return {ps[i] * ps[i], ps[i] * py[i], py[i] * py[i]};
+  });
 }
 
 void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,

@@ -105,7 +105,7 @@ TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Ve
                     const double* inverse_scale, const Vector* b, const Vector& z,
                     bool reproducible = false);
 
-/// Global sums (s.s, s.y, y.y) in one reduction: the Barzilai-Borwein quotients.
+/// Global sums (s.s, s.y, y.y), summed reproducibly: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);
 
 /// Nesterov extrapolation of an iterate and of its image in one pass:

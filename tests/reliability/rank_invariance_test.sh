@@ -3,7 +3,8 @@
 # 300 steps give the same metrics.csv, bit for bit (every column but the
 # wall-clock times and the partition statistics), on 1 rank with 1 and 2
 # threads and on 2, 3 and 4 ranks; a run restarted on 3 ranks from a 1-rank
-# checkpoint continues bit for bit. With parallel.reproducible: false the
+# checkpoint continues bit for bit; bbpgd's first 150 steps agree on 1 and 3
+# ranks. With parallel.reproducible: false the
 # 2-rank run must part from the 1-rank run (so the comparison can tell).
 # Usage: rank_invariance_test.sh SOURCE_DIR GRAINS_BINARY MPIEXEC
 set -uo pipefail
@@ -40,6 +41,11 @@ done
 run restarted 3 1 --steps 300 --restart "$work/reference/checkpoint_00000150.h5"
 $COMPARE "$work/reference/metrics.csv" "$work/restarted/metrics.csv" 151 ||
   fail "the 3-rank restart of the 1-rank checkpoint differs"
+
+# bbpgd: its Barzilai-Borwein quotients are reproducible sums too.
+run bbpgd1 1 1 --steps 150 --set solver.name=bbpgd
+run bbpgd3 3 1 --steps 150 --set solver.name=bbpgd
+$COMPARE "$work/bbpgd1/metrics.csv" "$work/bbpgd3/metrics.csv" || fail "bbpgd on 3 ranks differs"
 
 # Ordinary sums: the ranks' partial body sums add in another order.
 run ordinary2 2 1 --steps 300 --set parallel.reproducible=false
