@@ -7,7 +7,7 @@ namespace grains {
 Reproducibility reproducibilityOf(const SimulationConfig& config) {
   // Solvers whose iterates use only per-contact arithmetic, reproducible sums
   // and certified decisions (tests/reliability/rank_invariance_test.sh runs
-  // apgd and bbpgd).
+  // apgd and bbpgd, on spheres, ReLCP ellipsoids and a growing colony).
   static const std::set<std::string> reproducible_solvers = {"apgd", "bbpgd", "jacobi"};
   Reproducibility r;
   if (!config.parallel.reproducible) {
@@ -16,11 +16,6 @@ Reproducibility reproducibilityOf(const SimulationConfig& config) {
     r.reason = "solver '" + config.solver.name +
                "' uses global sums (or sweep orders) that depend on the partition; apgd, "
                "bbpgd and jacobi do not";
-  } else if (config.contact.method != ConstraintMethod::Single) {
-    r.reason = "contact.method " + config.contact.method.name() +
-               " is not covered yet (only method single is)";
-  } else if (config.growth.rate > 0.0) {
-    r.reason = "growing colonies are not covered yet";
   } else {
     r.across_ranks_and_threads = true;
   }

@@ -58,9 +58,11 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
         double v[6] = {0, 0, 0, 0, 0, 0};
         for (; k < end && cols(k) / 6 == body; ++k) v[cols(k) % 6] = vals(k);
         const BodyMobility& w = F.mobility[static_cast<std::size_t>(body)];
-        sum += w.inverse_mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         const Vec3 r(v[3], v[4], v[5]);
-        sum += r.dot(w.inverse_inertia * r);
+        // One term per body: a row has at most two, and two terms add the same
+        // in either order (the column order of a row depends on the partition).
+        sum += w.inverse_mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+               r.dot(w.inverse_inertia * r);
       }
       diagonal[static_cast<std::size_t>(i)] = F.scale * sum + F.regularisation;
     }

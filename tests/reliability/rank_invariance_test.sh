@@ -4,7 +4,7 @@
 # wall-clock times and the partition statistics), on 1 rank with 1 and 2
 # threads and on 2, 3 and 4 ranks; a run restarted on 3 ranks from a 1-rank
 # checkpoint continues bit for bit; bbpgd's first 150 steps agree on 1 and 3
-# ranks. With parallel.reproducible: false the
+# ranks, and so do a ReLCP ellipsoid compaction and a growing colony. With parallel.reproducible: false the
 # 2-rank run must part from the 1-rank run (so the comparison can tell).
 # Usage: rank_invariance_test.sh SOURCE_DIR GRAINS_BINARY MPIEXEC
 set -uo pipefail
@@ -46,6 +46,23 @@ $COMPARE "$work/reference/metrics.csv" "$work/restarted/metrics.csv" 151 ||
 run bbpgd1 1 1 --steps 150 --set solver.name=bbpgd
 run bbpgd3 3 1 --steps 150 --set solver.name=bbpgd
 $COMPARE "$work/bbpgd1/metrics.csv" "$work/bbpgd3/metrics.csv" || fail "bbpgd on 3 ranks differs"
+
+# ReLCP ellipsoids (150 in a compaction field, bbpgd) and a growing colony of
+# spherocylinders (to 32 cells, bbpgd) on 1 and 3 ranks.
+scenario() {
+  local name=$1 np=$2 config=$3
+  shift 3
+  OMP_NUM_THREADS=1 "$MPIEXEC" -np "$np" --oversubscribe -x OMP_NUM_THREADS "$GRAINS" run \
+    "$SOURCE/config/$config" --output "$work/$name" -q --set output.vtk_every=0 "$@" 2>/dev/null ||
+    fail "run $name ($np ranks) failed"
+}
+for np in 1 3; do
+  scenario "relcp$np" "$np" relcp_compaction.yaml --steps 200 --set bodies.volume_fraction=0.03 \
+    --set bodies.generator.count=150 --set simulation.dt=0.05
+  scenario "colony$np" "$np" colony.yaml --steps 400 --set solver.name=bbpgd
+done
+$COMPARE "$work/relcp1/metrics.csv" "$work/relcp3/metrics.csv" || fail "ReLCP on 3 ranks differs"
+$COMPARE "$work/colony1/metrics.csv" "$work/colony3/metrics.csv" || fail "the colony on 3 ranks differs"
 
 # Ordinary sums: the ranks' partial body sums add in another order.
 run ordinary2 2 1 --steps 300 --set parallel.reproducible=false

@@ -21,6 +21,7 @@ TEST(Reproducibility, TheDemoIsTheSameBitsOnAnyRankCount) {
   EXPECT_NE(describe(demo).find("same bits"), std::string::npos);
   EXPECT_TRUE(ofDemoWith({"solver.name=jacobi"}).across_ranks_and_threads);
   EXPECT_TRUE(ofDemoWith({"solver.name=bbpgd"}).across_ranks_and_threads);
+  EXPECT_TRUE(ofDemoWith({"contact.method=multisphere"}).across_ranks_and_threads);
 }
 
 TEST(Reproducibility, EachExceptionIsNamed) {
