@@ -76,7 +76,7 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   }
 }
 
-double ContactFrameJacobian::contactForces(const double* x) const {
+double ContactFrameJacobian::formForces(const double* x) const {
   // Stage 1, in contact order (streaming): the force of each contact on its
   // body b, f = sum over the linear rows of direction * impulse, and with
   // rolling the pure torque of the angular rows, tau = sum direction * impulse.
@@ -171,8 +171,6 @@ void ContactFrameJacobian::gatherBody(std::size_t b, const BodySums& grids,
   }
 }
 
-double ContactFrameJacobian::formForces(const double* x) const { return contactForces(x); }
-
 void ContactFrameJacobian::sumForces(double bound, double* grid0, double* grid1) const {
   const BodySums grids(bound, kMaxBodyTerms);
   const auto nbodies = static_cast<Index>(columnBodies());
@@ -188,7 +186,7 @@ void ContactFrameJacobian::sumForces(double bound, double* grid0, double* grid1)
 }
 
 void ContactFrameJacobian::multiplyD(const double* x, double* v) const {
-  const BodySums grids(contactForces(x), kMaxBodyTerms);
+  const BodySums grids(formForces(x), kMaxBodyTerms);
   const auto nbodies = static_cast<Index>(columnBodies());
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
@@ -202,7 +200,7 @@ void ContactFrameJacobian::multiplyWD(const double* x, const std::vector<BodyMob
                                       double* v) const {
   if (mobility.size() > columnBodies())
     throw std::logic_error("ContactFrameJacobian::multiplyWD: more mobilities than column bodies");
-  const BodySums grids(contactForces(x), kMaxBodyTerms);
+  const BodySums grids(formForces(x), kMaxBodyTerms);
   const auto nbodies = static_cast<Index>(mobility.size());
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
@@ -210,7 +208,7 @@ void ContactFrameJacobian::multiplyWD(const double* x, const std::vector<BodyMob
     gather(static_cast<std::size_t>(b), grids, sum);
     double total[6];
     for (int k = 0; k < 6; ++k) total[k] = grids.total(sum[k]);
-    applyMobility(mobility[static_cast<std::size_t>(b)], total, v + 6 * b);
+    mobility[static_cast<std::size_t>(b)].apply(total, v + 6 * b);
   }
 }
 

@@ -42,6 +42,8 @@ class ContactFrameJacobian final : public LocalJacobian {
   }
   std::size_t contacts() const { return bodies_.size() / 2; }
 
+  /// Each contact's force (and torque) on body b, from the row impulses x;
+  /// returns the largest term a body sum gets from them.
   double formForces(const double* x) const override;
   void sumForces(double bound, double* grid0, double* grid1) const override;
   void multiplyD(const double* x, double* v) const override;
@@ -56,9 +58,6 @@ class ContactFrameJacobian final : public LocalJacobian {
  private:
   /// Doubles per contact in force_: the force, and with rolling the torque.
   int forceStride() const { return block_ == 6 ? 6 : 3; }
-  /// Each contact's force (and torque) on body b (force_), from the row
-  /// impulses x; returns the largest term a body sum gets from them.
-  double contactForces(const double* x) const;
   /// The 6 entries of (D x) for column body b, from force_, on the grids.
   template <bool Folded>
   void gatherBody(std::size_t b, const BodySums& grids, BodySums::Parts sum[6]) const;

@@ -48,13 +48,6 @@ class LocalJacobian {
   /// data, the vectors and `mobility_bodies` mobilities once each): the
   /// traffic model the operator benchmark divides by.
   virtual std::size_t bytesPerNormalProduct(std::size_t mobility_bodies) const = 0;
-
- protected:
-  /// W (6-vector) for one body: inverse mass on the velocity, the inverse
-  /// inertia on the angular part.
-  static void applyMobility(const BodyMobility& w, const double sum[6], double* out) {
-    w.apply(sum, out);
-  }
 };
 
 }  // namespace grains
