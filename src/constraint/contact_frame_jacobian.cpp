@@ -15,20 +15,22 @@ using Index = long;
 
 ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies,
                                            std::vector<double> frames, std::size_t column_bodies,
-                                           bool reproducible)
+                                           std::vector<ContactKey> keys)
     : block_(rows_per_contact),
-      reproducible_(reproducible),
       bodies_(std::move(bodies)),
+      keys_(std::move(keys)),
       frames_(std::move(frames)) {
   if (block_ != 1 && block_ != 3 && block_ != 6)
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(block_) +
                            " rows per contact (expected 1, 3 or 6)");
   const std::size_t ncontacts = bodies_.size() / 2;
   if (bodies_.size() % 2 != 0 ||
-      frames_.size() != ncontacts * static_cast<std::size_t>(frameStride(block_)))
+      frames_.size() != ncontacts * static_cast<std::size_t>(frameStride(block_)) ||
+      keys_.size() != ncontacts)
     throw std::logic_error("ContactFrameJacobian: " + std::to_string(bodies_.size()) +
-                           " body indices and " + std::to_string(frames_.size()) +
-                           " frame values do not describe whole contacts");
+                           " body indices, " + std::to_string(frames_.size()) +
+                           " frame values and " + std::to_string(keys_.size()) +
+                           " keys do not describe whole contacts");
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const int body = bodies_[k];
     const bool wall_side = k % 2 == 0 && body == -1;
@@ -37,22 +39,15 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
                              " outside the " + std::to_string(column_bodies) + " column bodies");
   }
   force_.assign(static_cast<std::size_t>(forceStride()) * ncontacts, 0.0);
-  // Incidences by counting sort, contacts in increasing order within a body
-  // (the summation order of D x then does not depend on threads).
+  // Incidences by counting sort, then each body's in key order: the order a
+  // body's terms add in, whatever the contacts' order in memory.
   body_start_.assign(column_bodies + 1, 0);
   for (int body : bodies_)
     if (body >= 0) ++body_start_[static_cast<std::size_t>(body) + 1];
   for (std::size_t b = 0; b < column_bodies; ++b) body_start_[b + 1] += body_start_[b];
-  for (std::size_t b = 0; b < column_bodies; ++b)
-    if (body_start_[b + 1] - body_start_[b] > static_cast<int>(kMaxBodyTerms))
-      throw std::logic_error("ContactFrameJacobian: body " + std::to_string(b) + " has " +
-                             std::to_string(body_start_[b + 1] - body_start_[b]) +
-                             " contacts, more than the reproducible sums are sized for");
   const auto nincidences = static_cast<std::size_t>(body_start_[column_bodies]);
   incidence_.resize(nincidences);
   incidence_arm_.resize(3 * nincidences);
-  // The slots in one serial pass over the indices; the arms, most of the
-  // bytes, are then copied in parallel.
   std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
   for (std::size_t c = 0; c < ncontacts; ++c) {
     for (std::size_t side = 0; side < 2; ++side) {
@@ -62,8 +57,18 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
       incidence_[slot] = static_cast<int>(2 * c + side);
     }
   }
+  const auto nbodies = static_cast<Index>(column_bodies);
+  const ContactKey* key = keys_.data();
+  int* incidence = incidence_.data();
+  const int* start = body_start_.data();
+#pragma omp parallel for schedule(static)
+  for (Index b = 0; b < nbodies; ++b) {
+    // Contacts detected in key order are sorted already (a key occurs once
+    // per body: its two sides are different bodies).
+    std::sort(incidence + start[b], incidence + start[b + 1],
+              [key](int x, int y) { return key[x >> 1] < key[y >> 1]; });
+  }
   const auto n = static_cast<Index>(nincidences);
-  const int* incidence = incidence_.data();
   const double* frame_values = frames_.data();
   double* arms = incidence_arm_.data();
   const Index stride = frameStride(block_);
@@ -76,138 +81,118 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
   }
 }
 
-double ContactFrameJacobian::formForces(const double* x) const {
+void ContactFrameJacobian::formForces(const double* x) const {
   // Stage 1, in contact order (streaming): the force of each contact on its
   // body b, f = sum over the linear rows of direction * impulse, and with
   // rolling the pure torque of the angular rows, tau = sum direction * impulse.
-  // Each body-sum term is a force component, a torque component
-  // (r x f)_k <= |r|_1 |f|_inf, or that plus tau_k: bounded per contact by
-  // |f|_inf max(1, |r_a|_1, |r_b|_1) + |tau|_inf.
   const auto ncontacts = static_cast<Index>(contacts());
   double* force = force_.data();
   const double* frames = frames_.data();
   const Index stride = frameStride(block_);
   const int block = block_;
-  double bound = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : bound)
+#pragma omp parallel for schedule(static)
   for (Index c = 0; c < ncontacts; ++c) {
     const double* t = frames + c * stride;
-    double f[3];
-    double torque = 0.0;
+    double* out = force + (block == 6 ? 6 : 3) * c;
     if (block == 6) {
       const double* xc = x + 6 * c;
       for (int k = 0; k < 3; ++k) {
-        f[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
-        const double tau = t[9 + k] * xc[3] + t[12 + k] * xc[4] + t[15 + k] * xc[5];
-        force[6 * c + 3 + k] = tau;
-        torque = std::max(torque, std::abs(tau));
+        out[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+        out[3 + k] = t[9 + k] * xc[3] + t[12 + k] * xc[4] + t[15 + k] * xc[5];
       }
     } else if (block == 3) {
       const double* xc = x + 3 * c;
-      for (int k = 0; k < 3; ++k) f[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
+      for (int k = 0; k < 3; ++k) out[k] = t[k] * xc[0] + t[3 + k] * xc[1] + t[6 + k] * xc[2];
     } else {
-      for (int k = 0; k < 3; ++k) f[k] = t[k] * x[c];
+      for (int k = 0; k < 3; ++k) out[k] = t[k] * x[c];
     }
-    const Index out = (block == 6 ? 6 : 3) * c;
-    double largest = 0.0;
-    for (int k = 0; k < 3; ++k) {
-      force[out + k] = f[k];
-      largest = std::max(largest, std::abs(f[k]));
-    }
-    const double* ra = t + 3 * block;
-    const double* rb = ra + 3;
-    const double arm = std::max({1.0, std::abs(ra[0]) + std::abs(ra[1]) + std::abs(ra[2]),
-                                 std::abs(rb[0]) + std::abs(rb[1]) + std::abs(rb[2])});
-    // NaN must reach the bound (max drops it): it poisons the sums.
-    const double term = largest * arm + torque;
-    bound = std::max(bound, std::isnan(term) ? std::numeric_limits<double>::infinity() : term);
   }
-  return bound;
 }
 
-template <bool Folded>
-void ContactFrameJacobian::gatherBody(std::size_t b, const BodySums& grids,
-                                      BodySums::Parts sum[6]) const {
-  // Stage 2, per body: its contacts' forces (b: +f, a: -f) and torques
-  // r x f, plus (b: +tau, a: -tau) with rolling, each term on the two grids
-  // of BodySums, written out as six lanes so that the compiler vectorises them.
-  static_assert(BodySums::kFolds == 2, "gatherBody folds onto two grids");
-  [[maybe_unused]] const double split0 = grids.split(0), split1 = grids.split(1);
-  double grid0[6] = {0, 0, 0, 0, 0, 0};
-  double grid1[6] = {0, 0, 0, 0, 0, 0};
-  const double* force = force_.data();
+inline void ContactFrameJacobian::termOf(int slot, double term[6]) const {
+  // One incidence's terms: b gets +f, a gets -f, and the torque r x f, plus
+  // (b: +tau, a: -tau) with rolling. Every body sum, on any rank, forms its
+  // terms here, so a term is the same bits wherever it is formed.
+  const int code = incidence_[static_cast<std::size_t>(slot)];
   const Index force_stride = forceStride();
-  for (int inc = body_start_[b]; inc < body_start_[b + 1]; ++inc) {
-    const int code = incidence_[static_cast<std::size_t>(inc)];
-    const double* f = force + force_stride * static_cast<Index>(code >> 1);
-    const double sign = (code & 1) != 0 ? 1.0 : -1.0;
-    const double f0 = sign * f[0], f1 = sign * f[1], f2 = sign * f[2];
-    const double* arm = incidence_arm_.data() + 3 * static_cast<Index>(inc);
-    double term[6] = {f0,
-                      f1,
-                      f2,
-                      arm[1] * f2 - arm[2] * f1,
-                      arm[2] * f0 - arm[0] * f2,
-                      arm[0] * f1 - arm[1] * f0};
-    if (force_stride == 6) {
-      term[3] += sign * f[3];
-      term[4] += sign * f[4];
-      term[5] += sign * f[5];
-    }
-    if constexpr (Folded) {
-      for (int k = 0; k < 6; ++k) {
-        const double on0 = (split0 + term[k]) - split0;
-        const double rest = term[k] - on0;
-        grid0[k] += on0;
-        grid1[k] += (split1 + rest) - split1;
-      }
-    } else {
-      for (int k = 0; k < 6; ++k) grid0[k] += term[k];
-    }
-  }
-  for (int k = 0; k < 6; ++k) {
-    sum[k].on_grid[0] = grid0[k];
-    sum[k].on_grid[1] = grid1[k];
+  const double* f = force_.data() + force_stride * static_cast<Index>(code >> 1);
+  const double sign = (code & 1) != 0 ? 1.0 : -1.0;
+  const double f0 = sign * f[0], f1 = sign * f[1], f2 = sign * f[2];
+  const double* arm = incidence_arm_.data() + 3 * static_cast<Index>(slot);
+  term[0] = f0;
+  term[1] = f1;
+  term[2] = f2;
+  term[3] = arm[1] * f2 - arm[2] * f1;
+  term[4] = arm[2] * f0 - arm[0] * f2;
+  term[5] = arm[0] * f1 - arm[1] * f0;
+  if (force_stride == 6) {
+    term[3] += sign * f[3];
+    term[4] += sign * f[4];
+    term[5] += sign * f[5];
   }
 }
 
-void ContactFrameJacobian::sumForces(double bound, double* grid0, double* grid1) const {
-  const BodySums grids(bound, kMaxBodyTerms);
-  const auto nbodies = static_cast<Index>(columnBodies());
+void ContactFrameJacobian::gatherBody(std::size_t b, double sum[6]) const {
+  // Stage 2, per body: its terms in key order, one after the other from zero.
+  for (int k = 0; k < 6; ++k) sum[k] = 0.0;
+  for (int slot = body_start_[b]; slot < body_start_[b + 1]; ++slot) {
+    double term[6];
+    termOf(slot, term);
+    for (int k = 0; k < 6; ++k) sum[k] += term[k];
+  }
+}
+
+void ContactFrameJacobian::appendIncidences(std::size_t body,
+                                            std::vector<std::pair<ContactKey, int>>& out) const {
+  for (int slot = body_start_[body]; slot < body_start_[body + 1]; ++slot)
+    out.emplace_back(
+        keys_[static_cast<std::size_t>(incidence_[static_cast<std::size_t>(slot)] >> 1)], slot);
+}
+
+void ContactFrameJacobian::incidenceTerms(const std::vector<int>& slots, double* terms) const {
+  const auto n = static_cast<Index>(slots.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) termOf(slots[static_cast<std::size_t>(i)], terms + 6 * i);
+}
+
+void ContactFrameJacobian::sumInOrder(const BodySumOrder& order, const double* received,
+                                      double* v) const {
+  const auto nbodies = static_cast<Index>(order.start.size()) - 1;
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    BodySums::Parts sum[6];
-    gather(static_cast<std::size_t>(b), grids, sum);
-    for (int k = 0; k < 6; ++k) {
-      grid0[6 * b + k] = sum[k].on_grid[0];
-      grid1[6 * b + k] = sum[k].on_grid[1];
+    double sum[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = order.start[static_cast<std::size_t>(b)];
+         i < order.start[static_cast<std::size_t>(b) + 1]; ++i) {
+      const int code = order.code[static_cast<std::size_t>(i)];
+      double local[6];
+      const double* term = local;
+      if (code >= 0)
+        termOf(code, local);
+      else
+        term = received + 6 * static_cast<Index>(-code - 1);
+      for (int k = 0; k < 6; ++k) sum[k] += term[k];
     }
+    for (int k = 0; k < 6; ++k) v[6 * b + k] = sum[k];
   }
 }
 
 void ContactFrameJacobian::multiplyD(const double* x, double* v) const {
-  const BodySums grids(formForces(x), kMaxBodyTerms);
+  formForces(x);
   const auto nbodies = static_cast<Index>(columnBodies());
 #pragma omp parallel for schedule(static)
-  for (Index b = 0; b < nbodies; ++b) {
-    BodySums::Parts sum[6];
-    gather(static_cast<std::size_t>(b), grids, sum);
-    for (int k = 0; k < 6; ++k) v[6 * b + k] = grids.total(sum[k]);
-  }
+  for (Index b = 0; b < nbodies; ++b) gatherBody(static_cast<std::size_t>(b), v + 6 * b);
 }
 
 void ContactFrameJacobian::multiplyWD(const double* x, const std::vector<BodyMobility>& mobility,
                                       double* v) const {
   if (mobility.size() > columnBodies())
     throw std::logic_error("ContactFrameJacobian::multiplyWD: more mobilities than column bodies");
-  const BodySums grids(formForces(x), kMaxBodyTerms);
+  formForces(x);
   const auto nbodies = static_cast<Index>(mobility.size());
 #pragma omp parallel for schedule(static)
   for (Index b = 0; b < nbodies; ++b) {
-    BodySums::Parts sum[6];
-    gather(static_cast<std::size_t>(b), grids, sum);
     double total[6];
-    for (int k = 0; k < 6; ++k) total[k] = grids.total(sum[k]);
+    gatherBody(static_cast<std::size_t>(b), total);
     mobility[static_cast<std::size_t>(b)].apply(total, v + 6 * b);
   }
 }

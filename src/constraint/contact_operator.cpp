@@ -42,7 +42,7 @@ void MobilityOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETra
 ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
                                  std::shared_ptr<const LocalJacobian> jacobian,
                                  RCP<const MobilityOperator> mobility, double scale,
-                                 double regularisation)
+                                 double regularisation, bool reproducible)
     : Dt_(std::move(Dt)),
       mobility_(std::move(mobility)),
       scale_(scale),
@@ -57,6 +57,9 @@ ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
         "ContactOperator: the local Jacobian (" + std::to_string(jacobian_->rows()) + " rows, " +
         std::to_string(jacobian_->columnBodies()) + " column bodies) does not match D^T's maps");
   allocateWork();
+  if (distributed_ && reproducible)
+    ghost_terms_ =
+        std::make_unique<GhostTermExchange>(*jacobian_, *Dt_->getDomainMap(), *Dt_->getColMap());
 }
 
 void ContactOperator::allocateWork() {
@@ -66,8 +69,6 @@ void ContactOperator::allocateWork() {
     column_work_ = rcp(new Vector(Dt_->getColMap(), false));
     owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
     owned_work2_ = rcp(new Vector(Dt_->getDomainMap(), false));
-    column_parts_ = rcp(new MultiVector(Dt_->getColMap(), 2, false));
-    owned_parts_ = rcp(new MultiVector(Dt_->getDomainMap(), 2, false));
   }
 }
 
@@ -76,36 +77,23 @@ void ContactOperator::ownedProduct(const double* x) const {
     jacobian_->multiplyD(x, local_work_.data());
     return;
   }
-  // Every rank forms its part of each body's sum on the same grids (set by
-  // the largest term of all ranks); the owners add the parts exactly, so D x
-  // does not depend on how the contacts are split over the ranks.
-  const double local_bound = jacobian_->formForces(x);
-  double bound = 0.0;
-  Teuchos::reduceAll(*Dt_->getRowMap()->getComm(), Teuchos::REDUCE_MAX, local_bound,
-                     Teuchos::outArg(bound));
+  if (ghost_terms_) {
+    // Each body's terms, the other ranks' included, in key order.
+    jacobian_->formForces(x);
+    auto out = owned_work_->getDataNonConst();
+    ghost_terms_->sum(*jacobian_, out.getRawPtr());
+    return;
+  }
+  // Partial sums per column body, added on the owners (order of arrival).
   {
-    auto grid0 = column_parts_->getDataNonConst(0);
-    auto grid1 = column_parts_->getDataNonConst(1);
-    jacobian_->sumForces(bound, grid0.getRawPtr(), grid1.getRawPtr());
+    auto column = column_work_->getDataNonConst();
+    jacobian_->multiplyD(x, column.getRawPtr());
   }
   if (importer_.is_null()) {
-    // No ghost columns on this rank: the column bodies are the owned ones.
-    Tpetra::deep_copy(*owned_parts_, *column_parts_);
+    Tpetra::deep_copy(*owned_work_, *column_work_);  // no ghost columns on this rank
   } else {
-    owned_parts_->putScalar(0.0);
-    owned_parts_->doExport(*column_parts_, *importer_, Tpetra::ADD);
-  }
-  const LocalJacobian::BodySums grids(bound, LocalJacobian::kMaxBodyTerms);
-  const auto grid0 = owned_parts_->getData(0);
-  const auto grid1 = owned_parts_->getData(1);
-  auto out = owned_work_->getDataNonConst();
-  const auto n = static_cast<long>(out.size());
-#pragma omp parallel for schedule(static)
-  for (long k = 0; k < n; ++k) {
-    LocalJacobian::BodySums::Parts parts;
-    parts.on_grid[0] = grid0[k];
-    parts.on_grid[1] = grid1[k];
-    out[k] = grids.total(parts);
+    owned_work_->putScalar(0.0);
+    owned_work_->doExport(*column_work_, *importer_, Tpetra::ADD);
   }
 }
 

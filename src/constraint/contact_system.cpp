@@ -79,6 +79,12 @@ ColumnBodies columnBodies(const std::vector<Body>& bodies, std::size_t num_owned
   return out;
 }
 
+std::vector<ContactKey> contactKeys(const std::vector<Contact>& contacts) {
+  std::vector<ContactKey> keys(contacts.size());
+  parallelFor(contacts.size(), [&](std::size_t c) { keys[c] = contacts[c].key; });
+  return keys;
+}
+
 using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_type;
 using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
 using Values = CrsMatrix::local_matrix_device_type::values_type;
@@ -313,8 +319,8 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
       sys.Dt,
       std::make_shared<ContactFrameJacobian>(block, std::move(jacobian.frame_bodies),
                                              std::move(jacobian.frames),
-                                             columns.body_of_column.size(), settings.reproducible),
-      sys.mobility, settings.dt, regularisation));
+                                             columns.body_of_column.size(), contactKeys(contacts)),
+      sys.mobility, settings.dt, regularisation, settings.reproducible));
 
   sys.factored = rcp(new FactoredOperator);
   sys.factored->Dt = sys.Dt;

@@ -6,10 +6,9 @@
 // orientations moves 15 doubles per frictional contact through D^T w instead
 // of 36. D^T w runs over contacts with the contact-point velocities
 // u + w x r; D x first forms each contact's force f (in contact order), then
-// sums +-f and the torques r x f per body over an incidence list, on the
-// grids of a reproducible summation (the sums do not depend on how a body's
-// contacts are split over threads and ranks). All passes are OpenMP-parallel
-// without atomics.
+// sums +-f and the torques r x f per body over an incidence list in contact
+// key order (local_jacobian.hpp: the sums do not depend on threads and
+// ranks). All passes are OpenMP-parallel without atomics.
 #include "grains/constraint/local_jacobian.hpp"
 
 #include <cstddef>
@@ -28,10 +27,9 @@ class ContactFrameJacobian final : public LocalJacobian {
   /// a = -1 for a wall), the row of body b entering with +, a with -.
   /// `frames` holds per contact the rows' directions (3 doubles each) then
   /// the arms r_a and r_b (contact point minus body centre, 3 each).
-  /// `reproducible`: body sums on the grids of LocalJacobian::BodySums
-  /// (false: ordinary sums in contact order, all on the first grid).
+  /// `keys` holds each contact's key: a body's terms add in key order.
   ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies, std::vector<double> frames,
-                       std::size_t column_bodies, bool reproducible = true);
+                       std::size_t column_bodies, std::vector<ContactKey> keys);
 
   /// The doubles per contact in `frames`: 3 per row plus the two arms.
   static int frameStride(int rows_per_contact) { return 3 * rows_per_contact + 6; }
@@ -42,10 +40,12 @@ class ContactFrameJacobian final : public LocalJacobian {
   }
   std::size_t contacts() const { return bodies_.size() / 2; }
 
-  /// Each contact's force (and torque) on body b, from the row impulses x;
-  /// returns the largest term a body sum gets from them.
-  double formForces(const double* x) const override;
-  void sumForces(double bound, double* grid0, double* grid1) const override;
+  /// Each contact's force (and torque) on body b, from the row impulses x.
+  void formForces(const double* x) const override;
+  void appendIncidences(std::size_t body,
+                        std::vector<std::pair<ContactKey, int>>& out) const override;
+  void incidenceTerms(const std::vector<int>& slots, double* terms) const override;
+  void sumInOrder(const BodySumOrder& order, const double* received, double* v) const override;
   void multiplyD(const double* x, double* v) const override;
   void multiplyWD(const double* x, const std::vector<BodyMobility>& mobility,
                   double* v) const override;
@@ -58,23 +58,17 @@ class ContactFrameJacobian final : public LocalJacobian {
  private:
   /// Doubles per contact in force_: the force, and with rolling the torque.
   int forceStride() const { return block_ == 6 ? 6 : 3; }
-  /// The 6 entries of (D x) for column body b, from force_, on the grids.
-  template <bool Folded>
-  void gatherBody(std::size_t b, const BodySums& grids, BodySums::Parts sum[6]) const;
-  /// gatherBody with the configured summation.
-  void gather(std::size_t b, const BodySums& grids, BodySums::Parts sum[6]) const {
-    if (reproducible_)
-      gatherBody<true>(b, grids, sum);
-    else
-      gatherBody<false>(b, grids, sum);
-  }
+  /// The 6 terms of incidence `slot` (after formForces).
+  void termOf(int slot, double term[6]) const;
+  /// The 6 entries of (D x) for column body b, from force_.
+  void gatherBody(std::size_t b, double sum[6]) const;
 
   int block_ = 1;
-  bool reproducible_ = true;
-  std::vector<int> bodies_;     // 2 per contact
-  std::vector<double> frames_;  // frameStride(block_) per contact
-  // Body orientation: incidences of body k at [body_start_[k], body_start_[k+1]),
-  // each 2 * contact + side (side 1: body b), with that body's arm.
+  std::vector<int> bodies_;       // 2 per contact
+  std::vector<ContactKey> keys_;  // 1 per contact
+  std::vector<double> frames_;    // frameStride(block_) per contact
+  // Body orientation: incidences of body k at [body_start_[k], body_start_[k+1])
+  // in key order, each 2 * contact + side (side 1: body b), with that body's arm.
   std::vector<int> body_start_;
   std::vector<int> incidence_;
   std::vector<double> incidence_arm_;  // 3 per incidence

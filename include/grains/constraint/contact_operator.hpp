@@ -3,8 +3,11 @@
 // on the constraint map. D^T is the assembled contact Jacobian (CrsMatrix);
 // W is the block-diagonal mobility (inverse mass / inertia) of owned bodies.
 // The local products run on a LocalJacobian's OpenMP kernels; ghost
-// contributions travel through D^T's Import plan (built once per assembly by
-// fillComplete, reused by every apply, in reverse for the sums to owners).
+// velocities travel through D^T's Import plan (built once per assembly by
+// fillComplete, reused by every apply), and the terms of ghost bodies' sums
+// to their owners through a GhostTermExchange (reproducible) or the Import
+// plan in reverse (partial sums added, not reproducible).
+#include "grains/constraint/ghost_term_exchange.hpp"
 #include "grains/constraint/local_jacobian.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/solver/quadratic_program.hpp"
@@ -38,8 +41,11 @@ class ContactOperator : public Operator {
  public:
   /// `jacobian` holds this rank's D^T as the OpenMP kernels see it (the
   /// assembly writes the contact frames directly instead of reading D^T back).
+  /// `reproducible`: on several ranks, D x is the same bits as on one rank
+  /// (collective setup); otherwise ghost bodies' partial sums are added.
   ContactOperator(RCP<const CrsMatrix> Dt, std::shared_ptr<const LocalJacobian> jacobian,
-                  RCP<const MobilityOperator> mobility, double scale, double regularisation);
+                  RCP<const MobilityOperator> mobility, double scale, double regularisation,
+                  bool reproducible = true);
 
   RCP<const Map> getDomainMap() const override { return Dt_->getRangeMap(); }
   RCP<const Map> getRangeMap() const override { return Dt_->getRangeMap(); }
@@ -73,16 +79,14 @@ class ContactOperator : public Operator {
   /// Null where the column bodies are the owned ones (one rank, or a rank
   /// without ghost columns).
   RCP<const Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>> importer_;
-  bool distributed_;  ///< several ranks: body sums go through the ranks' parts
+  bool distributed_;  ///< several ranks: body sums need the other ranks' terms
+  /// Several ranks, reproducible: the ghost terms' plan.
+  std::unique_ptr<GhostTermExchange> ghost_terms_;
   // Work vectors, allocated once: solvers apply A hundreds of times per step.
   mutable std::vector<double> local_work_;  ///< W D x per owned body (no importer)
   mutable RCP<Vector> column_work_;         ///< D x, then W D x, per column body
   mutable RCP<Vector> owned_work_;
   mutable RCP<Vector> owned_work2_;
-  // The two grids of the body sums (LocalJacobian::BodySums), per column
-  // body and summed to the owners, where the grids add exactly.
-  mutable RCP<MultiVector> column_parts_;
-  mutable RCP<MultiVector> owned_parts_;
 };
 
 }  // namespace grains

@@ -4,13 +4,28 @@
 // rows). Bodies are numbered as the column map of the assembled D^T (owned
 // first, then ghosts), so column-map vectors are 6 doubles per body (u_x ..
 // w_z); rows are numbered as the constraint map.
-#include "grains/core/reproducible_sum.hpp"
+//
+// A body's entries of D x add its contacts' terms (force, torque) in the
+// order of their contact keys, one after the other from zero: that order
+// does not depend on threads, ranks or how the contacts are stored, so
+// neither does the sum. On several ranks the terms of contacts another rank
+// holds travel to the body's owner one by one (GhostTermExchange), where
+// they take their place in the same order.
+#include "grains/constraint/contact.hpp"
 #include "grains/solver/quadratic_program.hpp"
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace grains {
+
+/// The order in which each owned body's sum takes its terms: codes >= 0
+/// are this rank's incidence slots, code -(k + 1) is the k-th received term.
+struct BodySumOrder {
+  std::vector<int> start;  ///< per owned body, into code (one more entry)
+  std::vector<int> code;
+};
 
 class LocalJacobian {
  public:
@@ -19,20 +34,17 @@ class LocalJacobian {
   virtual std::size_t rows() const = 0;
   virtual std::size_t columnBodies() const = 0;
 
-  /// Per-body sums of D x are formed on the grids of a FoldedSummation
-  /// (grains/core/reproducible_sum.hpp), so that they are the same bits
-  /// however a body's contacts are split over ranks and threads. The grids
-  /// follow from the largest term of all ranks' sums, `bound`.
-  using BodySums = FoldedSummation<2>;
-  /// Most terms one body's sum may have (the grids are sized for it).
-  static constexpr double kMaxBodyTerms = 65536.0;
-
-  /// Forms the contacts' forces for D x and returns the largest term of this
-  /// rank's body sums (reduce it to the global maximum for `bound`).
-  virtual double formForces(const double* x) const = 0;
-  /// After formForces: this rank's part of D x per column body on the two
-  /// grids (6 entries per body each); parts of several ranks add exactly.
-  virtual void sumForces(double bound, double* grid0, double* grid1) const = 0;
+  /// Forms the contacts' forces (and torques) from the row impulses x: the
+  /// terms the body sums of D x take.
+  virtual void formForces(const double* x) const = 0;
+  /// Appends column body `body`'s incidences, (contact key, slot), in key order.
+  virtual void appendIncidences(std::size_t body,
+                                std::vector<std::pair<ContactKey, int>>& out) const = 0;
+  /// After formForces: the 6 terms (force, torque) of each incidence slot.
+  virtual void incidenceTerms(const std::vector<int>& slots, double* terms) const = 0;
+  /// After formForces: v (6 per body) for the bodies of `order`, each the
+  /// sum of its terms in that order (`received`: 6 per received term).
+  virtual void sumInOrder(const BodySumOrder& order, const double* received, double* v) const = 0;
   /// v = D x on one rank: v has 6 entries per column body, x one per row.
   virtual void multiplyD(const double* x, double* v) const = 0;
   /// v_k = W_k (D x)_k for the first bodies (owned, with W given per body);
