@@ -4,7 +4,8 @@
 # wall-clock times and the partition statistics), on 1 rank with 1 and 2
 # threads and on 2, 3 and 4 ranks; a run restarted on 3 ranks from a 1-rank
 # checkpoint continues bit for bit; bbpgd's first 150 steps agree on 1 and 3
-# ranks, and so do a ReLCP ellipsoid compaction and a growing colony. With parallel.reproducible: false the
+# ranks, and so do a ReLCP ellipsoid compaction and a growing colony, also when
+# their 1-rank checkpoints continue on 2 ranks. With parallel.reproducible: false the
 # 2-rank run must part from the 1-rank run (so the comparison can tell).
 # Usage: rank_invariance_test.sh SOURCE_DIR GRAINS_BINARY MPIEXEC
 set -uo pipefail
@@ -56,13 +57,22 @@ scenario() {
     "$SOURCE/config/$config" --output "$work/$name" -q --set output.vtk_every=0 "$@" 2>/dev/null ||
     fail "run $name ($np ranks) failed"
 }
-for np in 1 3; do
-  scenario "relcp$np" "$np" relcp_compaction.yaml --steps 200 --set bodies.volume_fraction=0.03 \
-    --set bodies.generator.count=150 --set simulation.dt=0.05
-  scenario "colony$np" "$np" colony.yaml --steps 400 --set solver.name=bbpgd
-done
+relcp=(--set bodies.volume_fraction=0.03 --set bodies.generator.count=150 --set simulation.dt=0.05)
+scenario relcp1 1 relcp_compaction.yaml --steps 200 "${relcp[@]}" --set output.checkpoint_every=100
+scenario relcp3 3 relcp_compaction.yaml --steps 200 "${relcp[@]}"
+scenario colony1 1 colony.yaml --steps 400 --set solver.name=bbpgd --set output.checkpoint_every=200
+scenario colony3 3 colony.yaml --steps 400 --set solver.name=bbpgd
 $COMPARE "$work/relcp1/metrics.csv" "$work/relcp3/metrics.csv" || fail "ReLCP on 3 ranks differs"
 $COMPARE "$work/colony1/metrics.csv" "$work/colony3/metrics.csv" || fail "the colony on 3 ranks differs"
+# Their 1-rank checkpoints continued on 2 ranks.
+scenario relcp_restarted 2 relcp_compaction.yaml --steps 200 "${relcp[@]}" \
+  --restart "$work/relcp1/checkpoint_00000100.h5"
+$COMPARE "$work/relcp1/metrics.csv" "$work/relcp_restarted/metrics.csv" 101 ||
+  fail "the 2-rank restart of the ReLCP run differs"
+scenario colony_restarted 2 colony.yaml --steps 400 --set solver.name=bbpgd \
+  --restart "$work/colony1/checkpoint_00000200.h5"
+$COMPARE "$work/colony1/metrics.csv" "$work/colony_restarted/metrics.csv" 201 ||
+  fail "the 2-rank restart of the colony differs"
 
 # Ordinary sums: the ranks' partial body sums add in another order.
 run ordinary2 2 1 --steps 300 --set parallel.reproducible=false
