@@ -236,11 +236,17 @@ class GrainsView:
                      LabelFontSize=18, ScalarBarLength=0.4)
         self.colour_range(*point_array_range(self.bodies, field))
 
+        # Moving walls: walls.pvd holds them at each frame's time; still
+        # walls: walls.vtp, drawn once.
         self.walls = None
+        walls_series = os.path.join(run_dir, "walls.pvd")
         walls_file = os.path.join(run_dir, "walls.vtp")
-        if walls and os.path.exists(walls_file):
+        if walls and os.path.exists(walls_series):
+            self.walls = pv.PVDReader(registrationName="walls.pvd", FileName=walls_series)
+        elif walls and os.path.exists(walls_file):
             self.walls = pv.XMLPolyDataReader(registrationName="walls.vtp",
                                               FileName=[walls_file])
+        if self.walls is not None:
             display = pv.Show(self.walls, self.view)
             display.ColorArrayName = ["POINTS", ""]  # one solid colour
             display.DiffuseColor = [0.6, 0.6, 0.65]
@@ -297,7 +303,7 @@ class GrainsView:
 
     def show_time(self, t):
         self.view.ViewTime = t
-        for source in (self.shapes, self.network, self.time_text):
+        for source in (self.shapes, self.walls, self.network, self.time_text):
             if source is not None:
                 source.UpdatePipeline(t)
 

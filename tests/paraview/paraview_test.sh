@@ -3,7 +3,8 @@
 # small grains runs holding all five shapes (docs/visualisation.md).
 #   render:   every drawn vertex lies on its body's true surface
 #             (check_shapes.py); render.py writes PNGs of the requested
-#             size that show the bodies; an unknown field is refused.
+#             size that show the bodies; an unknown field is refused;
+#             moving walls are drawn at each frame's pose (check_moving_walls.py).
 #   animate:  animate.py writes one frame per output step, all of one size
 #             and different from each other, and an MP4 of them (ffmpeg).
 #   parallel: a 2-rank run opened by pvbatch on 2 ranks: each ParaView rank
@@ -54,6 +55,12 @@ render)
     echo "FAIL: unknown field message: $(cat "$work/err.txt")"
     exit 1
   }
+  # Moving walls are drawn where they are at the frame's time (walls.pvd).
+  "$GRAINS" run "$SOURCE/tests/render/rising_lid.yaml" --output "$work/lid" -q || {
+    echo "FAIL: the rising-lid run failed"
+    exit 1
+  }
+  "$PV" "$SOURCE/tests/paraview/check_moving_walls.py" "$work/lid" "$scripts" || exit 1
   ;;
 animate)
   "$PV" "$scripts/animate.py" "$work/run" --size 480x360 --output-dir "$work/movie" || exit 1
