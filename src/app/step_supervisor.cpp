@@ -88,6 +88,13 @@ StepReport combineSubsteps(const StepReport& first, const StepReport& second) {
   out.recursions += first.recursions;
   out.relcp_added += first.relcp_added;
   out.divisions += first.divisions;
+  out.thin_wall_crossings.count += first.thin_wall_crossings.count;
+  if (first.thin_wall_crossings.count > 0 &&
+      (second.thin_wall_crossings.count == 0 ||
+       first.thin_wall_crossings.first < second.thin_wall_crossings.first)) {
+    out.thin_wall_crossings.first = first.thin_wall_crossings.first;
+    out.thin_wall_crossings.wall = first.thin_wall_crossings.wall;
+  }
   out.relcp_resolved = first.relcp_resolved && second.relcp_resolved;
   out.repartitioned = first.repartitioned || second.repartitioned;
   out.time_domain += first.time_domain;
@@ -210,6 +217,17 @@ StepReport StepSupervisor::attempt(BodyDomain& domain, long step, int halvings) 
   return combined;
 }
 
+void StepSupervisor::warnThinWallCrossings(long step, SupervisedStep& out) const {
+  const ThinWallCrossings& crossed = out.report.thin_wall_crossings;
+  if (crossed.count == 0) return;
+  const Wall& wall = stepper_.walls()[static_cast<std::size_t>(crossed.wall)];
+  out.warnings.push_back(
+      "step " + std::to_string(step) + ": body " + std::to_string(crossed.first) +
+      " passed through the thin wall '" + wall.name + "'" +
+      (crossed.count > 1 ? " (and " + std::to_string(crossed.count - 1) + " more bodies)" : "") +
+      ": the step is too long for the contact to stop it; reduce simulation.dt");
+}
+
 SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   const int rank = domain.comm().getRank();
   const auto& fault = settings_.fault;
@@ -235,7 +253,10 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   if (fault && fault->strikes(FaultKind::Unconverged, step, rank))
     out.report.solve.converged = false;
   checkFinite(domain, step, out.report, before);
-  if (out.report.solve.converged) return out;
+  if (out.report.solve.converged) {
+    warnThinWallCrossings(step, out);
+    return out;
+  }
 
   const std::string first_failure = unconvergedText(out.report.solve, settings_.tolerance);
   switch (settings_.on_unconverged) {
@@ -243,6 +264,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
       out.unconverged = true;
       out.warnings.push_back("step " + std::to_string(step) + ": " + first_failure +
                              "; continuing (solver.on_unconverged = warn)");
+      warnThinWallCrossings(step, out);
       return out;
     case UnconvergedPolicy::Abort:
       fail(domain, before,
@@ -257,6 +279,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
     out.halvings = h;
     checkFinite(domain, step, out.report, before);
     if (out.report.solve.converged) {
+      warnThinWallCrossings(step, out);
       out.warnings.push_back("step " + std::to_string(step) + ": " + first_failure +
                              "; redone as " + std::to_string(1L << h) + " substeps of dt/" +
                              std::to_string(1L << h) + ", converged");
@@ -268,6 +291,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
       "step " + std::to_string(step) + ": " + first_failure + "; still not converged with " +
       std::to_string(1L << settings_.max_halvings) + " substeps (solver.max_halvings = " +
       std::to_string(settings_.max_halvings) + "), keeping the result");
+  warnThinWallCrossings(step, out);
   return out;
 }
 

@@ -118,6 +118,8 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     }
   }
   warm_start_.store(contacts, block, gamma);
+  report.thin_wall_crossings = findThinWallCrossings(
+      domain.comm(), domain.bodies(), reached.bodies(), domain.numOwned(), step_walls_);
   acceptReached(domain, reached, system, gamma);
   long active = 0;
   const double constraint_overlap =

@@ -57,6 +57,8 @@ class StepSupervisor {
   void restore(BodyDomain& domain, const Snapshot& snap);
   /// 2^halvings substeps of dt / 2^halvings, reports combined.
   StepReport attempt(BodyDomain& domain, long step, int halvings);
+  /// A warning naming the first body that passed through a thin wall.
+  void warnThinWallCrossings(long step, SupervisedStep& out) const;
   /// Throws RunFault (after restoring `before`) if any owned body or the
   /// solver's residual is not finite.
   void checkFinite(BodyDomain& domain, long step, const StepReport& report, const Snapshot& before);

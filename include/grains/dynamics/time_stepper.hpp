@@ -13,6 +13,7 @@
 #include "grains/dynamics/constraint_strategy.hpp"
 #include "grains/dynamics/growth.hpp"
 #include "grains/dynamics/rest_tolerance.hpp"
+#include "grains/dynamics/thin_wall_crossing.hpp"
 #include "grains/parallel/body_domain.hpp"
 #include "grains/solver/solver.hpp"
 
@@ -93,6 +94,8 @@ struct StepReport {
   /// Force and torque of the bodies on each wall (all ranks), when some
   /// wall has a load name (Wall::load_name); else empty.
   std::vector<WallLoad> wall_loads;
+  /// Bodies whose centre passed through a thin wall in this step.
+  ThinWallCrossings thin_wall_crossings;
 };
 
 class TimeStepper {
