@@ -145,7 +145,8 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
           if (walls[w].kind == WallKind::Mesh) {
             // Several contacts per body (a sphere in a fold touches both
             // sides), told apart by their triangle.
-            wallBody(walls[w], bodies[i]);  // refuses shapes other than spheres
+            if (bodies[i].shape != ShapeKind::Sphere)
+              wallBody(walls[w], bodies[i]);  // throws, naming the wall and the body
             const double search =
                 velocities ? std::max(settings.reach, settings.envelope) : settings.envelope;
             for (const MeshContact& m :
