@@ -1,5 +1,7 @@
 // Mesh walls in the stepper, against rigid-body closed forms:
 //   a sphere resting on a floor of two triangles: the floor carries m g;
+//   a mesh floor rising at V lifts a sphere at V; a mesh belt sliding along
+//   itself at V brings a sphere put at rest on it to roll at 2/7 V;
 //   a sphere (J = 2/5 m r^2) rolling without slipping down a plane tilted by
 //   theta accelerates at a = 5/7 g sin(theta); here the plane is a square
 //   of two triangles whose shared diagonal crosses the sphere's path, and
@@ -95,6 +97,26 @@ TEST(MeshWall, ASphereRollsAcrossTheSharedEdgeWithoutABump) {
   EXPECT_NEAR((b.position - start).dot(across), 0.0, 1e-9);
   EXPECT_LT(max_normal_speed, 1e-9);
   EXPECT_LT(max_height_error, 1e-9);
+}
+
+TEST(MeshWall, AMovingMeshLiftsAndDragsASphere) {
+  const double speed = 0.3, belt = 0.5;
+  Wall piston = meshWall(square(Vec3::UnitX(), Vec3::UnitY()), "piston");
+  piston.motion.table.push_back({0.0, Vec3(belt, 0, speed), Vec3::Zero()});
+  BodyDomain domain(Tpetra::getDefaultComm(),
+                    {makeSphere(0, kRadius, kMass, Vec3(0.1, 0.3, kRadius))});
+  StepperSettings settings = stepperSettings(0.5);
+  TimeStepper stepper(settings, {piston}, accurateSolver(FrictionModel::Coulomb));
+  const int steps = 200;
+  for (int k = 0; k < steps; ++k) stepper.step(domain, k);
+  const Body& b = domain.bodies()[0];
+  // Lifted with the floor; dragged until its contact point moves with the
+  // floor (after 2 V / (7 mu g) = 29 ms), then rolling at 2/7 of its speed.
+  EXPECT_NEAR(b.velocity.z(), speed, 1e-6);
+  EXPECT_NEAR(b.position.z(), kRadius + speed * steps * kDt, 1e-4);
+  EXPECT_NEAR(b.velocity.x(), 2.0 / 7.0 * belt, 1e-6);
+  const Vec3 contact_point = b.velocity + b.angular_velocity.cross(Vec3(0, 0, -kRadius));
+  EXPECT_NEAR(contact_point.x(), belt, 1e-6);
 }
 
 }  // namespace
