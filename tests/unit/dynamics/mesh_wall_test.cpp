@@ -63,6 +63,8 @@ TEST(MeshWall, ASphereRestingOnAMeshFloorLoadsItWithItsWeight) {
   // (to the solver's tolerance)
   EXPECT_NEAR(report.wall_loads[0].force.z(), -kMass * kG, 1e-6);
   EXPECT_NEAR(report.wall_loads[0].force.head<2>().norm(), 0.0, 1e-6);
+  // About the pivot (the origin): r x F with r = (0.2, 0.2, 0).
+  EXPECT_LT((report.wall_loads[0].torque - Vec3(-0.2, 0.2, 0) * kMass * kG).norm(), 1e-6);
   EXPECT_NEAR(domain.bodies()[0].position.z(), kRadius, 1e-9);
 }
 
