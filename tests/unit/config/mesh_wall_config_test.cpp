@@ -17,7 +17,8 @@ namespace {
 
 using test::expectContains;
 
-/// A directory with meshes/tri.stl (one triangle) and meshes/flat.stl (zero area).
+/// A directory with meshes/tri.stl (one triangle), meshes/mixed.stl (that
+/// and one of three corners on a line) and meshes/flat.stl (zero area only).
 class MeshDir {
  public:
   MeshDir() {
@@ -30,6 +31,10 @@ class MeshDir {
     std::ofstream(path_ + "/meshes/tri.stl")
         << "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
            "endloop\nendfacet\nendsolid t\n";
+    std::ofstream(path_ + "/meshes/mixed.stl")
+        << "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
+           "endloop\nendfacet\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+           "vertex 3 0 0\nendloop\nendfacet\nendsolid t\n";
     std::ofstream(path_ + "/meshes/flat.stl")
         << "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 2 0 0\n"
            "endloop\nendfacet\nendsolid t\n";
@@ -73,6 +78,15 @@ TEST(MeshWallConfig, FileResolvesAgainstTheConfigAndIsPlaced) {
   for (int k = 0; k < 3; ++k)
     EXPECT_LT((again.walls[0].mesh->corner(0, k) - w.mesh->corner(0, k)).norm(), 1e-15);
   EXPECT_EQ(configToYaml(again), configToYaml(c));
+}
+
+TEST(MeshWallConfig, ZeroAreaTrianglesAreLeftOutAndCounted) {
+  MeshDir dir;
+  const SimulationConfig c =
+      loadConfigString(withWalls("  - {type: mesh, file: meshes/mixed.stl}\n"), "t", dir.path());
+  ASSERT_EQ(c.walls.size(), 1u);
+  EXPECT_EQ(c.walls[0].mesh->numTriangles(), 1u);
+  EXPECT_EQ(c.walls[0].mesh->degenerate_triangles, 1u);
 }
 
 TEST(MeshWallConfig, BadMeshesAreErrorsNamingTheKeyAndFile) {

@@ -159,6 +159,24 @@ TEST(TriangleMesh, OtherShapesAreRefusedNamingTheWall) {
   }
 }
 
+TEST(TriangleMesh, EdgesOfMoreThanTwoTrianglesAreCounted) {
+  // Three fins on the edge (0,0,0)-(0,0,1): non-manifold, yet contacts are found.
+  const Triangles fins = {{Vec3(0, 0, 0), Vec3(0, 0, 1), Vec3(1, 0, 0)},
+                          {Vec3(0, 0, 0), Vec3(0, 0, 1), Vec3(0, 1, 0)},
+                          {Vec3(0, 0, 0), Vec3(0, 0, 1), Vec3(-1, -1, 0)}};
+  const Wall w = meshWall(fins, "fins");
+  EXPECT_EQ(w.mesh->numNonManifoldEdges(), 1u);
+  EXPECT_EQ(w.mesh->numBoundaryEdges(), 6u);
+  // Between the first two fins: a contact with each face (gaps 0.1 and
+  // 0.4), none with the shared edge (the first fin comes closer there).
+  const auto c = meshSphereContacts(w, Vec3(0.5, 0.2, 0.3), 0.1, 0.5);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_LT((c[0].geometry.normal - Vec3::UnitY()).norm(), 1e-15);
+  EXPECT_NEAR(c[0].geometry.gap, 0.1, 1e-15);
+  EXPECT_LT((c[1].geometry.normal - Vec3::UnitX()).norm(), 1e-15);
+  EXPECT_NEAR(c[1].geometry.gap, 0.4, 1e-15);
+}
+
 TEST(TriangleMesh, NoTrianglesIsAnError) {
   EXPECT_THROW(TriangleMesh({}, "empty.stl"), std::invalid_argument);
 }
