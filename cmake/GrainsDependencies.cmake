@@ -7,7 +7,7 @@ find_package(CLI11 REQUIRED)  # header-only command-line parser (libcli11-dev)
 find_package(Tpetra REQUIRED)
 find_package(Belos REQUIRED)
 find_package(Zoltan2 REQUIRED)
-find_package(VTK REQUIRED COMPONENTS CommonCore CommonDataModel IOXML)
+find_package(VTK REQUIRED COMPONENTS CommonCore CommonDataModel IOXML IOGeometry IOLegacy)
 # Checkpoints are written collectively: the MPI flavour of HDF5 is required.
 set(HDF5_PREFER_PARALLEL TRUE)
 find_package(HDF5 REQUIRED COMPONENTS C)

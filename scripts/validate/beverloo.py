@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Silo discharge against Beverloo's law (docs/validation.md).
 
-A flat-bottomed cylindrical silo of glass spheres (diameter d = 6 mm,
+A flat-bottomed cylindrical silo of glass spheres (mean diameter d = 6 mm,
+radii spread uniformly by +-10 % so that the bed does not crystallise,
 2500 kg/m^3, friction 0.4) discharges through a round orifice of diameter D
 for several D / d. The bed is poured as a jittered lattice and settles on a
 gate under the orifice; the gate drops away at T_OPEN and the discharged
@@ -41,8 +42,10 @@ MU = 0.4
 G = 9.81
 DT = 0.001
 T_OPEN = 0.3
-SPACING = D_GRAIN + 0.0005
-MASS = DENSITY * 4.0 / 3.0 * math.pi * RADIUS ** 3
+SPREAD = 0.1  # radii uniform in [1 - SPREAD, 1 + SPREAD] x RADIUS
+SPACING = (1 + SPREAD) * D_GRAIN + 0.0005
+# Mean mass of a sphere: the mean of r^3 over the uniform spread.
+MASS = DENSITY * 4.0 / 3.0 * math.pi * RADIUS ** 3 * (1 + SPREAD ** 2)
 
 CONFIG = """# Written by scripts/validate/beverloo.py: silo of radius {silo:.4f} m,
 # orifice diameter {orifice:.4f} m ({ratio:g} grain diameters).
@@ -91,10 +94,10 @@ def write_case(directory, ratio, height_factor):
     height = height_factor * max(silo, 1.2 * orifice)
     os.makedirs(directory, exist_ok=True)
     rng = random.Random(5)
-    inner = silo - RADIUS - 0.0003
+    inner = silo - (1 + SPREAD) * RADIUS - 0.0003
     n = int(inner / SPACING) + 1
     rows = []
-    z = RADIUS + 0.001
+    z = (1 + SPREAD) * RADIUS + 0.001
     while z < height:
         for i in range(-n, n + 1):
             for j in range(-n, n + 1):
@@ -102,12 +105,12 @@ def write_case(directory, ratio, height_factor):
                 if math.hypot(x, y) <= inner - 0.0002:
                     jitter = 0.0002
                     rows.append((x + rng.uniform(-jitter, jitter), y + rng.uniform(-jitter, jitter),
-                                 z))
+                                 z, RADIUS * (1 + SPREAD * rng.uniform(-1, 1))))
         z += SPACING
     with open(os.path.join(directory, "bodies.csv"), "w") as f:
-        f.write("x, y, z\n")
-        for x, y, zz in rows:
-            f.write(f"{x:.6f}, {y:.6f}, {zz:.6f}\n")
+        f.write("x, y, z, radius\n")
+        for x, y, zz, r in rows:
+            f.write(f"{x:.6f}, {y:.6f}, {zz:.6f}, {r:.7f}\n")
     # Long enough for 60 % of the bed to leave at about the expected rate,
     # with a third more for the start of the flow and a slower rate.
     end = T_OPEN + 0.25 + 1.35 * 0.6 * len(rows) * MASS / expected_rate(orifice)
@@ -195,7 +198,7 @@ def main():
     ratios = [float(r) for r in args.ratios.split(",")]
     height_factor = 2.5
     if args.quick:
-        ratios, height_factor = [4.0, 5.0], 1.5
+        ratios, height_factor = [5.0, 6.0], 1.0
     results = []
     for ratio in ratios:
         directory = os.path.join(args.out, "D%g" % ratio)

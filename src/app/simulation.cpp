@@ -13,6 +13,7 @@
 #include "grains/config/config_loader.hpp"
 #include "grains/core/text.hpp"
 #include "grains/dynamics/time_stepper.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 #include "grains/io/checkpoint.hpp"
 #include "grains/io/log.hpp"
 #include "grains/io/output_directory.hpp"
@@ -32,6 +33,25 @@
 
 namespace grains {
 namespace {
+
+/// What each mesh wall holds, and the warnings its file earns: zero-area
+/// triangles left out, edges shared by more than two triangles.
+void logMeshWalls(const std::vector<Wall>& walls, const Log& log) {
+  for (const Wall& w : walls) {
+    if (w.kind != WallKind::Mesh) continue;
+    const TriangleMesh& mesh = *w.mesh;
+    log.info("mesh wall '" + w.name + "': " + std::to_string(mesh.numTriangles()) + " triangles, " +
+             std::to_string(mesh.numVertices()) + " vertices, " +
+             std::to_string(mesh.numBoundaryEdges()) + " open edges (" + mesh.source.file + ")");
+    if (mesh.degenerate_triangles > 0)
+      log.warn("mesh wall '" + w.name + "': left out " + std::to_string(mesh.degenerate_triangles) +
+               " zero-area triangles of " + mesh.source.file);
+    if (mesh.numNonManifoldEdges() > 0)
+      log.warn("mesh wall '" + w.name + "': " + std::to_string(mesh.numNonManifoldEdges()) +
+               " edges shared by more than two triangles in " + mesh.source.file +
+               " (contacts there are still found; check the mesh)");
+  }
+}
 
 StepperSettings stepperSettings(const SimulationConfig& config, double max_radius,
                                 long initial_bodies) {
@@ -168,6 +188,7 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
                    "in spatial order)");
   }
   log.info(describe(reproducibilityOf(config)));
+  logMeshWalls(config.walls, log);
   run.origin.initial_bodies = restart ? restart->initial_bodies : domain.globalBodyCount();
   run.origin.initial_max_radius = max_radius;
   run.stepper =

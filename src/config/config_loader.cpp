@@ -112,6 +112,16 @@ void checkSubspheres(const SimulationConfig& config, MapReader contact) {
   }
 }
 
+/// Mesh walls give several contacts per body, each with its triangle: the
+/// single-constraint method only (multisphere and relcp key their contacts
+/// by sub-sphere and recursion instead).
+void checkMeshWalls(const SimulationConfig& config, MapReader contact) {
+  if (config.contact.method == ConstraintMethod::Single) return;
+  for (const Wall& w : config.walls)
+    if (w.kind == WallKind::Mesh)
+      contact.fail("method", "single when a wall is a mesh (wall '" + w.name + "')");
+}
+
 /// A scenario needs bodies: generated ones, or a list of extra bodies.
 void checkBodyCount(const SimulationConfig& config, MapReader bodies) {
   if (config.bodies.count > 0 || !config.extra_bodies.empty()) return;
@@ -270,6 +280,8 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   });
   if (bodies && contact)
     attempt([](MapReader& t, SimulationConfig& c) { checkSubspheres(c, t.map("contact")); });
+  if (contact)
+    attempt([](MapReader& t, SimulationConfig& c) { checkMeshWalls(c, t.map("contact")); });
   attempt([](MapReader& t, SimulationConfig& c) {
     c.force_field = config_detail::parseForceField(t.map("force_field"));
   });
@@ -306,6 +318,7 @@ SimulationConfig loadConfigString(const std::string& yaml, const std::string& so
                                   const std::vector<std::string>& overrides) {
   ParseContext ctx;
   ctx.source = source_name;
+  ctx.base_dir = base_dir.empty() ? "." : base_dir;
   ctx.errors = std::make_shared<config_detail::ParseErrors>();
   YAML::Node root = parseYaml(yaml, source_name);
   config_detail::applyOverrides(root, overrides, ctx);

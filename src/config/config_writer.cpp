@@ -8,6 +8,7 @@
 
 #include "grains/config/config_loader.hpp"
 #include "grains/geometry/shape_traits.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 
 namespace grains {
 
@@ -119,7 +120,17 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
   for (const auto& w : walls) {
     out << YAML::Flow << YAML::BeginMap;
     const bool holed_plane = w.kind == WallKind::Disc && std::isinf(w.radius);
-    if (w.kind == WallKind::Plane || holed_plane) {
+    if (w.kind == WallKind::Mesh) {
+      const MeshSource& s = w.mesh->source;
+      out << YAML::Key << "type" << YAML::Value << "mesh";
+      out << YAML::Key << "name" << YAML::Value << w.name;
+      out << YAML::Key << "file" << YAML::Value << s.file;
+      emitVec3(out, "scale", s.scale);
+      emitVec3(out, "translate", s.translate);
+      out << YAML::Key << "rotate" << YAML::Value << YAML::BeginMap;
+      emitVec3(out, "axis", s.rotate_axis);
+      out << YAML::Key << "angle_deg" << YAML::Value << num(s.rotate_angle_deg) << YAML::EndMap;
+    } else if (w.kind == WallKind::Plane || holed_plane) {
       out << YAML::Key << "type" << YAML::Value << "plane";
       out << YAML::Key << "name" << YAML::Value << w.name;
       emitVec3(out, "point", w.point);
@@ -339,10 +350,12 @@ bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
             point, axis ([0,0,1]), radius} | {type: box, min, max} | {type: disc, point,
             normal, radius, inner_radius (0)} | {type: cone, point, axis ([0,0,1]), radius,
-            top_radius, height}; a plane may have hole_radius; each may have a name,
+            top_radius, height} | {type: mesh, file (.stl|.vtp|.vtk, relative to the
+            config), scale (1), translate ([0,0,0]), rotate {axis, angle_deg}}; a plane
+            may have hole_radius; each may have a name,
             load (metrics name of its load; default its name if given), motion: pivot (the
-            wall's point; box: centre), velocity, angular_velocity ([0,0,0]) | table (rows
-            time, velocity, angular_velocity)
+            wall's point; box: centre; mesh: translate), velocity, angular_velocity
+            ([0,0,0]) | table (rows time, velocity, angular_velocity)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),

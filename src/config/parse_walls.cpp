@@ -2,6 +2,10 @@
 #include "config_sections.hpp"
 #include "grains/core/text.hpp"
 
+#include "grains/geometry/triangle_mesh.hpp"
+#include "grains/io/mesh_reader.hpp"
+
+#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -51,16 +55,84 @@ WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
   return motion;
 }
 
+/// walls.N.scale: one number for every axis or [sx, sy, sz], all > 0.
+Vec3 parseScale(MapReader& w) {
+  const YAML::Node node = w.get("scale");
+  if (!node.IsDefined()) return Vec3::Ones();
+  if (node.IsScalar()) return Vec3::Constant(w.number("scale", 1.0, Range::positive()));
+  const Vec3 scale = w.vec3("scale", Vec3::Ones());
+  if (!(scale.minCoeff() > 0.0)) w.fail("scale", "a number > 0 or three numbers > 0 [sx, sy, sz]");
+  return scale;
+}
+
+/// A `type: mesh` wall: the file's triangles scaled, rotated, then
+/// translated; zero-area triangles are dropped (the mesh counts them).
+Wall parseMeshWall(MapReader& w, const std::string& name) {
+  const std::string given = w.string("file", "");
+  if (given.empty()) w.failMissing("file", "the path of an .stl, .vtp or .vtk surface mesh");
+  std::filesystem::path path(given);
+  if (path.is_relative()) path = std::filesystem::path(w.context().base_dir) / path;
+  path = path.lexically_normal();
+  MeshSource source;
+  {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    source.file = ec ? path.string() : absolute.string();
+  }
+  source.scale = parseScale(w);
+  source.translate = w.vec3("translate", Vec3::Zero());
+  MapReader rotate = w.map("rotate");
+  if (rotate.yaml().IsDefined()) {
+    source.rotate_axis = rotate.requiredVec3("axis", /*nonzero=*/true).normalized();
+    source.rotate_angle_deg = rotate.requiredNumber("angle_deg", Range::any());
+    rotate.finish();
+  }
+  std::vector<std::array<Vec3, 3>> read;
+  try {
+    read = readMeshTriangles(source.file);
+  } catch (const std::exception& e) {
+    w.fail("file", std::string("a readable surface mesh with triangles (") + e.what() + ")");
+  }
+  const Quat rotation(Eigen::AngleAxisd(source.rotate_angle_deg * kPi / 180.0, source.rotate_axis));
+  double size = 0.0;
+  for (auto& tri : read)
+    for (Vec3& x : tri) {
+      x = rotation * x.cwiseProduct(source.scale) + source.translate;
+      size = std::max(size, x.cwiseAbs().maxCoeff());
+    }
+  std::vector<std::array<Vec3, 3>> kept;
+  kept.reserve(read.size());
+  for (const auto& tri : read) {
+    const double area2 = (tri[1] - tri[0]).cross(tri[2] - tri[0]).norm();
+    // Zero area up to rounding of the corners' coordinates.
+    if (area2 > 1e-24 * size * size) kept.push_back(tri);
+  }
+  if (kept.empty())
+    w.fail("file", "a surface mesh with triangles of non-zero area ('" + source.file + "' has " +
+                       std::to_string(read.size()) + " triangles, all of zero area)");
+  auto mesh = std::make_shared<TriangleMesh>(kept, source.file);
+  mesh->source = source;
+  mesh->degenerate_triangles = read.size() - kept.size();
+  Wall wall;
+  wall.kind = WallKind::Mesh;
+  wall.name = name;
+  wall.mesh = std::move(mesh);
+  return wall;
+}
+
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const std::size_t first = walls.size();
-  const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc", "cone"});
+  const std::string type =
+      w.requiredChoice("type", {"plane", "cylinder", "box", "disc", "cone", "mesh"});
   const bool named = w.has("name");
   const std::string name = w.string("name", "walls." + std::to_string(index));
   // The metrics name of the wall's load: by default its name if it has one;
   // "none" reports none.
   std::string load = w.string("load", named ? name : "none");
   if (load == "none") load.clear();
-  if (type == "plane") {
+  if (type == "mesh") {
+    walls.push_back(parseMeshWall(w, name));
+  } else if (type == "plane") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
     // A plane with a round hole about `point` (a silo floor with an orifice)
@@ -107,9 +179,11 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
       walls.push_back(Wall::plane(hi, -Vec3::Unit(i), name + "." + axis_names[i] + "max"));
     }
   }
-  // A box moves as one body about its centre by default.
-  const Vec3 pivot = type == "box" ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
-                                   : walls[first].point;
+  // A box moves as one body about its centre by default, a mesh about the
+  // point its file's origin was translated to.
+  const Vec3 pivot = type == "box"    ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
+                     : type == "mesh" ? walls[first].mesh->source.translate
+                                      : walls[first].point;
   const WallMotion motion = parseMotion(w.map("motion"), pivot);
   for (std::size_t i = first; i < walls.size(); ++i) {
     walls[i].load_name = load;

@@ -21,6 +21,8 @@ struct ParseErrors;
 /// Where the YAML came from, for messages.
 struct ParseContext {
   std::string source = "<string>";
+  /// Directory relative file paths in the config resolve against.
+  std::string base_dir = ".";
   /// Normalised key path of each --set override -> the override as typed.
   std::map<std::string, std::string> overrides;
   /// Set by the loader to gather unknown keys over the whole config instead

@@ -1,6 +1,7 @@
 #include "grains/constraint/contact_detection.hpp"
 
 #include "grains/core/parallel_loops.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 #include "grains/neighbor/cell_list.hpp"
 
 #include <mpi.h>
@@ -141,6 +142,20 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
         if (k < wall_items) {
           const std::size_t w = walls.size() - 1 - k / num_owned;
           const std::size_t i = k % num_owned;
+          if (walls[w].kind == WallKind::Mesh) {
+            // Several contacts per body (a sphere in a fold touches both
+            // sides), told apart by their triangle.
+            if (bodies[i].shape != ShapeKind::Sphere)
+              wallBody(walls[w], bodies[i]);  // throws, naming the wall and the body
+            const double search =
+                velocities ? std::max(settings.reach, settings.envelope) : settings.envelope;
+            for (const MeshContact& m :
+                 meshSphereContacts(walls[w], bodies[i].position, bodies[i].radius, search))
+              if (keep(m.geometry, -1, static_cast<int>(i)))
+                out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i),
+                                          m.geometry, settings.mu, m.triangle));
+            return;
+          }
           const ContactGeometry g = wallBody(walls[w], bodies[i]);
           if (keep(g, -1, static_cast<int>(i)))
             out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i), g,

@@ -2,6 +2,7 @@
 
 #include "grains/core/parallel_loops.hpp"
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <algorithm>
@@ -29,6 +30,13 @@ std::vector<double> ConstraintStrategy::constraintGaps(const std::vector<Contact
   parallelFor(contacts.size(), [&](std::size_t ci) {
     const Contact& c = contacts[ci];
     const Body& b = moved[static_cast<std::size_t>(c.body_b)];
+    if (c.isWall() && walls[static_cast<std::size_t>(c.wall)].kind == WallKind::Mesh) {
+      // A mesh contact is with one triangle (its key's sub).
+      gaps[ci] = meshTriangleSphere(walls[static_cast<std::size_t>(c.wall)],
+                                    static_cast<std::size_t>(c.key.sub), b.position, b.radius)
+                     .gap;
+      return;
+    }
     gaps[ci] = c.isWall() ? wallBody(walls[static_cast<std::size_t>(c.wall)], b).gap
                           : bodyBody(moved[static_cast<std::size_t>(c.body_a)], b).gap;
   });

@@ -131,6 +131,7 @@ ContactGeometry wallCylinder(const Wall& wall, const Body& cylinder) {
     case WallKind::CylinderOutside:
     case WallKind::Disc:
     case WallKind::Cone:
+    case WallKind::Mesh:
       break;
   }
   throw std::invalid_argument("cylinder body " + std::to_string(cylinder.gid) + " against wall '" +

@@ -464,6 +464,7 @@ ContactGeometry wallEllipsoid(const Wall& wall, const Body& ellipsoid) {
       return wallCylinderEllipsoid(wall, e);
     case WallKind::Disc:
     case WallKind::Cone:
+    case WallKind::Mesh:
       break;  // refused by wallBody
   }
   throw std::logic_error("wallEllipsoid: unknown wall kind");

@@ -1,4 +1,5 @@
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -115,6 +116,10 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
     }
     case WallKind::Cone:
       return coneSphere(wall, center, radius);
+    case WallKind::Mesh:
+      // The nearest triangle; contact detection asks the mesh for every
+      // contact instead (meshSphereContacts).
+      return meshSphereNearest(wall, center, radius);
   }
   throw std::logic_error("wallSphere: unknown wall kind");
 }

@@ -179,6 +179,7 @@ ContactGeometry wallSpherocylinder(const Wall& wall, const Body& capsule) {
     }
     case WallKind::Disc:
     case WallKind::Cone:
+    case WallKind::Mesh:
       break;  // refused by wallBody
   }
   throw std::logic_error("wallSpherocylinder: unknown wall kind");

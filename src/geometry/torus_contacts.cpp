@@ -387,6 +387,7 @@ ContactGeometry wallTorus(const Wall& wall, const Body& torus) {
     }
     case WallKind::Disc:
     case WallKind::Cone:
+    case WallKind::Mesh:
       break;  // refused by wallBody
   }
   throw std::logic_error("wallTorus: unknown wall kind");

@@ -1,6 +1,9 @@
 #include "grains/geometry/wall_crossing.hpp"
 
+#include "grains/geometry/triangle_mesh.hpp"
+
 #include <cmath>
+#include <vector>
 
 namespace grains {
 
@@ -48,6 +51,39 @@ bool crossesCone(const Wall& wall, const Vec3& from, const Vec3& to) {
   return h >= 0.0 && h <= wall.height;
 }
 
+/// Does the segment p0-p1 pass through triangle (a, b, c) (Moeller & Trumbore's
+/// ray-triangle test restricted to the segment), from one side to the other?
+bool segmentCrossesTriangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b,
+                            const Vec3& c) {
+  const Vec3 normal = (b - a).cross(c - a);
+  const double s0 = normal.dot(p0 - a);
+  const double s1 = normal.dot(p1 - a);
+  if (!(s0 * s1 < 0.0)) return false;
+  const Vec3 x = p0 + (s0 / (s0 - s1)) * (p1 - p0);
+  // Inside the triangle: x on the inner side of all three edges.
+  const double u = normal.dot((b - a).cross(x - a));
+  const double v = normal.dot((c - b).cross(x - b));
+  const double w = normal.dot((a - c).cross(x - c));
+  return (u >= 0.0 && v >= 0.0 && w >= 0.0) || (u <= 0.0 && v <= 0.0 && w <= 0.0);
+}
+
+bool crossesMesh(const Wall& wall, const Vec3& from, const Vec3& to) {
+  if (!wall.mesh) return false;
+  // In the mesh's own frame (world x = point + orientation * x_mesh).
+  const Quat to_mesh = wall.orientation.conjugate();
+  const Vec3 p0 = to_mesh * (from - wall.point);
+  const Vec3 p1 = to_mesh * (to - wall.point);
+  std::vector<int> near;
+  wall.mesh->trianglesNear(0.5 * (p0 + p1), 0.5 * (p1 - p0).norm(), near);
+  for (int t : near) {
+    const auto k = static_cast<std::size_t>(t);
+    if (segmentCrossesTriangle(p0, p1, wall.mesh->corner(k, 0), wall.mesh->corner(k, 1),
+                               wall.mesh->corner(k, 2)))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool pathCrossesThinWall(const Wall& wall, const Vec3& from, const Vec3& to) {
@@ -56,6 +92,8 @@ bool pathCrossesThinWall(const Wall& wall, const Vec3& from, const Vec3& to) {
       return crossesDisc(wall, from, to);
     case WallKind::Cone:
       return crossesCone(wall, from, to);
+    case WallKind::Mesh:
+      return crossesMesh(wall, from, to);
     default:
       return false;
   }

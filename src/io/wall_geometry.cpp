@@ -1,10 +1,12 @@
 #include "grains/io/wall_geometry.hpp"
 
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/geometry/triangle_mesh.hpp"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
+#include <vtkIdList.h>
 #include <vtkIntArray.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -63,6 +65,21 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
   for (std::size_t w = 0; w < walls.size(); ++w) {
     const Wall& wall = walls[w];
     const int id = static_cast<int>(w);
+    if (wall.kind == WallKind::Mesh) {
+      // The triangles where the wall is placed, each with its own corners.
+      const TriangleMesh& mesh = *wall.mesh;
+      for (std::size_t t = 0; t < mesh.numTriangles(); ++t) {
+        vtkIdType ids[3];
+        for (int k = 0; k < 3; ++k) {
+          const Vec3 x = wall.point + wall.orientation * mesh.corner(t, k);
+          ids[k] = points->InsertNextPoint(x.data());
+        }
+        polys->InsertNextCell(3, ids);
+        index->InsertNextValue(id);
+        kind->InsertNextValue(static_cast<int>(wall.kind));
+      }
+      continue;
+    }
     const Vec3 u = anyPerpendicular(wall.normal);
     const Vec3 v = wall.normal.cross(u);
     if (wall.kind == WallKind::Plane) {
@@ -127,11 +144,15 @@ vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& refe
   velocity->SetNumberOfTuples(poly->GetNumberOfPoints());
   auto* wall_of_cell = vtkIntArray::SafeDownCast(poly->GetCellData()->GetArray("wall"));
   vtkPoints* points = poly->GetPoints();
-  // Every cell is a quad of its own four points (makeWallPolyData).
+  // Every cell has points of its own (makeWallPolyData): quads, and a
+  // mesh's triangles.
+  auto cell_points = vtkSmartPointer<vtkIdList>::New();
   for (vtkIdType cell = 0; cell < poly->GetNumberOfCells(); ++cell) {
     const auto w = static_cast<std::size_t>(wall_of_cell->GetValue(cell));
     const WallPose pose = reference[w].motion.poseAt(time);
-    for (vtkIdType p = 4 * cell; p < 4 * cell + 4; ++p) {
+    poly->GetCellPoints(cell, cell_points);
+    for (vtkIdType k = 0; k < cell_points->GetNumberOfIds(); ++k) {
+      const vtkIdType p = cell_points->GetId(k);
       Vec3 x;
       points->GetPoint(p, x.data());
       if (reference[w].motion.moves())

@@ -6,10 +6,13 @@
 #include "grains/core/types.hpp"
 #include "grains/core/wall_motion.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace grains {
+
+class TriangleMesh;  // grains/geometry/triangle_mesh.hpp
 
 enum class WallKind : int {
   Plane = 0,            ///< half-space {x : n.(x - p) >= 0} is free space
@@ -22,7 +25,10 @@ enum class WallKind : int {
   /// A thin two-sided conical band (a hopper): from the circle of `radius`
   /// about `point` to the circle of top_radius at `height` along the unit
   /// axis `normal`, both ends open. Spheres only.
-  Cone = 4
+  Cone = 4,
+  /// A thin two-sided sheet of triangles read from a file (triangle_mesh.hpp),
+  /// stored in its own frame: world x = point + orientation * x_mesh. Spheres only.
+  Mesh = 5
 };
 
 /// The kind as messages name it: "plane", "cylinder, inside", "cylinder, outside".
@@ -38,6 +44,8 @@ inline const char* wallKindName(WallKind kind) {
       return "disc";
     case WallKind::Cone:
       return "cone";
+    case WallKind::Mesh:
+      return "mesh";
   }
   return "wall";
 }
@@ -53,6 +61,10 @@ struct Wall {
   std::string name;             ///< for messages and output
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
+  /// mesh: the triangles in the mesh's frame (shared, never changed).
+  std::shared_ptr<const TriangleMesh> mesh;
+  /// mesh: rotation of the mesh's frame (identity at t = 0; wallAt turns it).
+  Quat orientation = Quat::Identity();
   WallMotion motion;  ///< prescribed motion from the pose above at t = 0
   /// The surface velocity field at the time the wall was placed (wallAt);
   /// zero for a wall that does not move.
@@ -93,8 +105,10 @@ struct Wall {
     w.name = std::move(name);
     return w;
   }
-  /// Disc and cone walls: geometry for spheres only.
-  bool spheresOnly() const { return kind == WallKind::Disc || kind == WallKind::Cone; }
+  /// Disc, cone and mesh walls: geometry for spheres only.
+  bool spheresOnly() const {
+    return kind == WallKind::Disc || kind == WallKind::Cone || kind == WallKind::Mesh;
+  }
   static Wall cylinder(const Vec3& axis_point, const Vec3& axis, double radius, bool inside,
                        std::string name = "cylinder") {
     Wall w;

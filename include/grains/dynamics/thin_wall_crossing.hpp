@@ -1,6 +1,6 @@
 #pragma once
 // A body whose centre passes through a thin wall (disc, annulus, floor with
-// an orifice, cone band) within one step was not stopped by its contact:
+// an orifice, cone band, triangle mesh) within one step was not stopped by its contact:
 // the step was too long for it. The run warns with the body's GID.
 #include "grains/core/body.hpp"
 #include "grains/core/wall.hpp"

@@ -1,5 +1,7 @@
 #include "grains/geometry/wall_crossing.hpp"
 
+#include "grains/geometry/triangle_mesh.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -37,6 +39,24 @@ TEST(WallCrossing, ConeBandIsCrossedBetweenItsRims) {
   EXPECT_FALSE(pathCrossesThinWall(hopper, Vec3(0.2, 0, 0.5), Vec3(0.8, 0, 0.5)));
   EXPECT_FALSE(pathCrossesThinWall(hopper, Vec3(1.4, 0, 1.2), Vec3(1.7, 0, 1.2)));
   EXPECT_FALSE(pathCrossesThinWall(hopper, Vec3(0.4, 0, -0.1), Vec3(0.6, 0, -0.1)));
+}
+
+TEST(WallCrossing, MeshIsCrossedThroughItsTrianglesAtItsPose) {
+  // The unit square in z = 0 as two triangles, then turned to stand in the
+  // plane x = 0 (90 degrees about y) and moved by (0, 0, 1).
+  Wall square = meshWall({{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0)},
+                          {Vec3(0, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)}},
+                         "square");
+  EXPECT_TRUE(pathCrossesThinWall(square, Vec3(0.3, 0.6, 0.1), Vec3(0.3, 0.6, -0.1)));
+  EXPECT_TRUE(pathCrossesThinWall(square, Vec3(0.5, 0.5, -0.1), Vec3(0.5, 0.5, 0.1)));
+  EXPECT_FALSE(pathCrossesThinWall(square, Vec3(1.3, 0.6, 0.1), Vec3(1.3, 0.6, -0.1)));
+  EXPECT_FALSE(pathCrossesThinWall(square, Vec3(0.3, 0.6, 0.3), Vec3(0.3, 0.6, 0.1)));
+  square.orientation = Quat(Eigen::AngleAxisd(-0.5 * 3.14159265358979323846, Vec3::UnitY()));
+  square.point = Vec3(0, 0, 1);
+  // Now it spans x = 0, y in [0, 1], z in [1, 2].
+  EXPECT_TRUE(pathCrossesThinWall(square, Vec3(0.1, 0.5, 1.5), Vec3(-0.1, 0.5, 1.5)));
+  EXPECT_FALSE(pathCrossesThinWall(square, Vec3(0.1, 0.5, 0.5), Vec3(-0.1, 0.5, 0.5)));
+  EXPECT_FALSE(pathCrossesThinWall(square, Vec3(0.3, 0.6, 0.1), Vec3(0.3, 0.6, -0.1)));
 }
 
 TEST(WallCrossing, HalfSpacesAndCylindersAreNotThinWalls) {

@@ -3,6 +3,8 @@
 // rings and bands.
 #include "grains/io/wall_geometry.hpp"
 
+#include "grains/geometry/triangle_mesh.hpp"
+
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
@@ -66,6 +68,32 @@ TEST(MovedWallGeometry, DiscsAreRingsAndConesBands) {
   }
   EXPECT_EQ(poly->GetCellData()->GetArray("kind")->GetTuple1(8),
             static_cast<double>(WallKind::Cone));
+}
+
+TEST(MovedWallGeometry, MeshTrianglesAreDrawnAtTheMeshPose) {
+  Wall chute = meshWall({{Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(1, 1, 0)}}, "chute");
+  chute.motion.pivot = Vec3::Zero();
+  chute.motion.table.push_back({0.0, Vec3(0, 0, 1), Vec3(0, 0, kPi)});
+  const std::vector<Wall> walls = {chute};
+  const auto start = makeWallPolyData(walls, Vec3::Zero(), Vec3::Ones(), 8);
+  ASSERT_EQ(start->GetNumberOfCells(), 1);
+  ASSERT_EQ(start->GetCell(0)->GetNumberOfPoints(), 3);
+  EXPECT_EQ(start->GetCellData()->GetArray("kind")->GetTuple1(0),
+            static_cast<double>(WallKind::Mesh));
+  EXPECT_LT((pointOf(start, 1) - Vec3(2, 0, 0)).norm(), 1e-15);
+  // Half a second later: a quarter turn about z through the pivot, which
+  // rose by 0.5 m; the mesh drawn from the wall placed there is the same.
+  const auto later = makeMovedWallPolyData(walls, 0.5, Vec3::Zero(), Vec3::Ones(), 8);
+  const auto placed = makeWallPolyData(wallsAt(walls, 0.5), Vec3::Zero(), Vec3::Ones(), 8);
+  const Vec3 expected[3] = {Vec3(0, 1, 0.5), Vec3(0, 2, 0.5), Vec3(-1, 1, 0.5)};
+  auto* velocity = later->GetPointData()->GetArray("velocity");
+  for (vtkIdType i = 0; i < 3; ++i) {
+    EXPECT_LT((pointOf(later, i) - expected[i]).norm(), 1e-12);
+    EXPECT_LT((pointOf(placed, i) - expected[i]).norm(), 1e-12);
+    const Vec3 v(velocity->GetComponent(i, 0), velocity->GetComponent(i, 1),
+                 velocity->GetComponent(i, 2));
+    EXPECT_LT((v - Vec3(0, 0, 1) - Vec3(0, 0, kPi).cross(expected[i])).norm(), 1e-12);
+  }
 }
 
 }  // namespace
