@@ -119,6 +119,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   }
   warm_start_.store(contacts, block, gamma);
   acceptReached(domain, reached, system, gamma);
+  domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
   long active = 0;
   const double constraint_overlap =
       measureConstraints(domain, contacts, reached.bodies(), gamma, block, active);
