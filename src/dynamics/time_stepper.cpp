@@ -119,7 +119,6 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   }
   warm_start_.store(contacts, block, gamma);
   acceptReached(domain, reached, system, gamma);
-  domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
   long active = 0;
   const double constraint_overlap =
       measureConstraints(domain, contacts, reached.bodies(), gamma, block, active);
@@ -137,6 +136,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     report.divisions = globalSum(domain.comm(), divided);
     if (divided > 0) domain.replaceOwned(std::move(owned));
   }
+  domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
   summarize(domain, contacts.size(), report);
   clock.lap(report.time_update);
 

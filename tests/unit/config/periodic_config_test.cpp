@@ -6,6 +6,8 @@
 #include "config_test_support.hpp"
 #include "grains/config/config_error.hpp"
 #include "grains/config/config_loader.hpp"
+#include "grains/geometry/shape_traits.hpp"
+#include "grains/scenario/body_generator.hpp"
 
 namespace grains {
 namespace {
@@ -57,6 +59,27 @@ TEST(PeriodicConfig, ABoxShorterThanTwoDiametersIsRejected) {
     expectContains(e.what(), {"domain.max", "0.35", "axis x", "two body diameters", "0.4"});
   }
   EXPECT_NO_THROW(checkPeriodicBoxFits(c.domain, 0.08));
+}
+
+TEST(PeriodicConfig, InitialOverlapsThroughAFaceAreFound) {
+  PeriodicBox box;
+  box.periodic = {true, false, false};
+  box.upper = Vec3::Ones();
+  // Centres 0.08 m apart through the x faces (overlap 0.02 m), 0.92 m inside.
+  std::vector<Body> bodies{makeSphere(0, 0.05, 1.0, Vec3(0.04, 0.5, 0.5)),
+                           makeSphere(1, 0.05, 1.0, Vec3(0.96, 0.5, 0.5))};
+  EXPECT_NO_THROW(checkInitialOverlaps(bodies, {}));
+  try {
+    checkInitialOverlaps(bodies, {}, box);
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    expectContains(e.what(), {"bodies 0 and 1", "overlap by 0.02"});
+  }
+  // Given outside the box, a centre is compared where the run wraps it.
+  bodies[1].position.x() = -0.1;  // wraps to 0.9: 0.14 from body 0 through the face
+  EXPECT_NO_THROW(checkInitialOverlaps(bodies, {}, box));
+  bodies[1].position.x() = 1.04;  // wraps to 0.04: on top of body 0
+  EXPECT_THROW(checkInitialOverlaps(bodies, {}, box), ConfigError);
 }
 
 }  // namespace
