@@ -4,6 +4,7 @@
 // statics; momentum is conserved by collisions across the faces.
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/dynamics/time_stepper.hpp"
+#include "grains/geometry/shape_traits.hpp"
 
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
@@ -71,6 +72,37 @@ TEST(PeriodicContact, SpheresStraddlingTheXFacesTouchThroughIt) {
                                              makeSphere(1, r, 1.0, Vec3(0.94, 0.5, 0.5))});
   open.refreshGhosts(2.0 * r + 0.02);
   EXPECT_TRUE(detectContacts(open, {}, detection).empty());
+}
+
+TEST(PeriodicContact, NonSphericalPairsThroughTheFaceMatchTheShiftedPair) {
+  // Any shape: the pair through the y faces is the pair with B's centre
+  // shifted by -L, same gap, normal and contact points up to the shift.
+  const Quat tilt(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
+  const Quat turn(Eigen::AngleAxisd(-0.7, Vec3(0, 1, 1).normalized()));
+  const Vec3 a(0.5, 0.12, 0.5), b(0.5, 2.0 - 0.12, 0.55);
+  const std::vector<std::pair<Body, Body>> pairs{
+      {makeEllipsoid(0, Vec3(0.05, 0.08, 0.14), 1.0, a, tilt),
+       makeEllipsoid(1, Vec3(0.1, 0.06, 0.12), 1.0, b, turn)},
+      {makeSpherocylinder(0, 0.05, 0.1, 1.0, a, tilt * Vec3::UnitZ()),
+       makeSpherocylinder(1, 0.06, 0.12, 1.0, b, turn * Vec3::UnitZ())}};
+  for (const auto& [first, second] : pairs) {
+    BodyDomain domain(Tpetra::getDefaultComm(), {first, second},
+                      periodicIn({false, true, false}, Vec3::Zero(), Vec3(1.0, 2.0, 1.0)));
+    domain.refreshGhosts(0.6);
+    DetectionSettings detection;
+    detection.envelope = 0.3;
+    const std::vector<Contact> contacts = detectContacts(domain, {}, detection);
+    ASSERT_EQ(contacts.size(), 1u);
+    Body shifted = second;
+    shifted.position.y() -= 2.0;
+    const ContactGeometry expected = bodyBody(first, shifted);
+    const ContactGeometry& g = contacts[0].geometry;
+    EXPECT_LT(expected.gap, 0.3);
+    EXPECT_NEAR(g.gap, expected.gap, 1e-12);
+    EXPECT_NEAR((g.normal - expected.normal).norm(), 0.0, 1e-12);
+    EXPECT_NEAR((g.point_b - expected.point_b).norm(), 0.0, 1e-12);
+    EXPECT_NEAR((g.point_a - expected.point_a).norm(), 0.0, 1e-12);
+  }
 }
 
 TEST(PeriodicContact, CollidingThroughTheFaceStopsBothAndWrapsPositions) {
