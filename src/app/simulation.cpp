@@ -160,10 +160,12 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
 
   // On as many ranks as the writer the partition is restored, so the run
   // continues exactly as if it had not stopped; otherwise it is made afresh.
-  run.domain =
-      restart && restart->same_layout
-          ? std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel, restart->layout)
-          : std::make_unique<BodyDomain>(comm, std::move(owned), config.parallel);
+  checkPeriodicBoxFits(config.domain, max_radius);
+  ParallelSection parallel = config.parallel;
+  parallel.periodic = periodicBoxOf(config.domain);
+  run.domain = restart && restart->same_layout
+                   ? std::make_unique<BodyDomain>(comm, std::move(owned), parallel, restart->layout)
+                   : std::make_unique<BodyDomain>(comm, std::move(owned), parallel);
   BodyDomain& domain = *run.domain;
   if (restart) checkRestoredOverlaps(domain, config.contact, options.allow_penetration, log);
 

@@ -307,6 +307,12 @@ void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   }
   out << YAML::Key << "on_exit" << YAML::Value
       << (c.domain.on_exit == DomainExitPolicy::Abort ? "abort" : "remove");
+  if (c.domain.periodic[0] || c.domain.periodic[1] || c.domain.periodic[2]) {
+    out << YAML::Key << "periodic" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int d = 0; d < 3; ++d)
+      if (c.domain.periodic[static_cast<std::size_t>(d)]) out << std::string(1, "xyz"[d]);
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
 }
 

@@ -245,6 +245,26 @@ OutputSection parseOutput(MapReader s) {
   return out;
 }
 
+namespace {
+// domain.periodic: a list of distinct axis names, e.g. [x, y].
+std::array<bool, 3> parsePeriodicAxes(MapReader& s, bool bounded) {
+  std::array<bool, 3> axes{false, false, false};
+  const YAML::Node node = s.get("periodic");
+  if (!node.IsDefined() || node.IsNull()) return axes;
+  const std::string expected = "a list of distinct axes among x, y, z, e.g. [x, y]";
+  if (!node.IsSequence()) s.fail("periodic", expected);
+  for (const YAML::Node& item : node) {
+    const std::string name = item.IsScalar() ? item.Scalar() : std::string();
+    const std::size_t d = name.size() == 1 ? std::string("xyz").find(name) : std::string::npos;
+    if (d == std::string::npos || axes[d]) s.fail("periodic", expected);
+    axes[d] = true;
+  }
+  if ((axes[0] || axes[1] || axes[2]) && !bounded)
+    s.failMissing("min", "the periodic box's lower corner [x, y, z] (domain.periodic is given)");
+  return axes;
+}
+}  // namespace
+
 DomainSection parseDomain(MapReader s) {
   DomainSection out;
   const bool has_min = s.has("min");
@@ -260,6 +280,7 @@ DomainSection parseDomain(MapReader s) {
   }
   const std::string policy = s.choice("on_exit", "remove", {"remove", "abort"});
   out.on_exit = policy == "abort" ? DomainExitPolicy::Abort : DomainExitPolicy::Remove;
+  out.periodic = parsePeriodicAxes(s, out.bounded);
   s.finish();
   return out;
 }

@@ -76,6 +76,7 @@ std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<
                                     const DetectionSettings& settings, DetectionTimes* times) {
   DetectionSettings in_body_order = settings;
   in_body_order.key_order = domain.bodyOrder() == BodyOrder::Gid;
+  in_body_order.periodic = domain.periodic();
   return detectContacts(domain.bodies(), domain.numOwned(), walls, in_body_order, times);
 }
 
@@ -165,6 +166,7 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
         const BodyPair& pair = pairs[k - wall_items];
         int a = 0, b = 0;
         if (!ownedPairSides(bodies, num_owned, pair.first, pair.second, a, b)) return;
+        if (!nearestImagePair(bodies, a, b, settings.periodic)) return;
         if (!mayClose(a, b)) return;
         const ContactGeometry g =
             bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);

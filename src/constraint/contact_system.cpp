@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace grains {
@@ -57,7 +58,7 @@ struct ColumnBodies {
 };
 
 ColumnBodies columnBodies(const std::vector<Body>& bodies, std::size_t num_owned,
-                          const std::vector<Contact>& contacts) {
+                          const std::vector<Contact>& contacts, bool images) {
   ColumnBodies out;
   out.column_of_body.assign(bodies.size(), -1);
   for (const Contact& c : contacts)
@@ -70,8 +71,21 @@ ColumnBodies columnBodies(const std::vector<Body>& bodies, std::size_t num_owned
     out.body_of_column[i] = i;
     out.column_of_body[i] = static_cast<int>(i);
   }
+  // Periodic images carry their body's GID: they share its column (the
+  // velocity is the body's; only the lever arms differ, from the shifted centre).
+  std::unordered_map<GlobalId, int> column_of_gid;
+  if (images)
+    for (std::size_t i = 0; i < num_owned; ++i) column_of_gid.emplace(bodies[i].gid, i);
   for (std::size_t i = num_owned; i < bodies.size(); ++i) {
     if (out.column_of_body[i] < 0) continue;
+    if (images) {
+      const auto [at, fresh] =
+          column_of_gid.emplace(bodies[i].gid, static_cast<int>(out.body_of_column.size()));
+      if (!fresh) {
+        out.column_of_body[i] = at->second;
+        continue;
+      }
+    }
     out.column_of_body[i] = static_cast<int>(out.body_of_column.size());
     out.body_of_column.push_back(i);
     out.ghost_gids.push_back(bodies[i].gid);
@@ -282,7 +296,7 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   const std::size_t num_owned = domain.numOwned();
   const int block = unknownsPerContact(settings.friction);
 
-  ColumnBodies columns = columnBodies(bodies, num_owned, contacts);
+  ColumnBodies columns = columnBodies(bodies, num_owned, contacts, domain.periodic().any());
   maps->update(comm, columns.owned_gids, columns.ghost_gids);
   sys.body_map = maps->bodyMap();
   std::vector<BodyMobility> column_mobility(columns.body_of_column.size());

@@ -52,6 +52,7 @@ std::vector<Contact> detectMultisphereContacts(const BodyDomain& domain,
       parallelCollect<Contact>(pairs.size(), [&](std::size_t k, std::vector<Contact>& out) {
         int a = 0, b = 0;
         if (!ownedPairSides(bodies, num_owned, pairs[k].first, pairs[k].second, a, b)) return;
+        if (!nearestImagePair(bodies, a, b, domain.periodic())) return;
         const auto& sa = spheres[static_cast<std::size_t>(a)];
         const auto& sb = spheres[static_cast<std::size_t>(b)];
         for (std::size_t p = 0; p < sa.size(); ++p) {

@@ -46,8 +46,10 @@ std::vector<double> ConstraintStrategy::constraintGaps(const std::vector<Contact
 std::vector<Contact> findOverlaps(const BodyDomain& domain, const std::vector<Body>& bodies,
                                   const std::vector<Wall>& walls, double mu, double tolerance,
                                   double& max_overlap) {
-  const std::vector<Contact> touching =
-      detectContacts(bodies, domain.numOwned(), walls, DetectionSettings{0.0, mu});
+  DetectionSettings touch;
+  touch.mu = mu;
+  touch.periodic = domain.periodic();  // the recursion, too, takes nearest images
+  const std::vector<Contact> touching = detectContacts(bodies, domain.numOwned(), walls, touch);
   std::vector<Contact> deep;
   double worst = 0.0;
   for (const Contact& c : touching) {

@@ -3,6 +3,7 @@
 #include "grains/core/parallel_loops.hpp"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace grains {
 
@@ -11,11 +12,18 @@ IntermediateConfiguration::IntermediateConfiguration(const BodyDomain& domain,
     : domain_(domain) {
   const auto& bodies = domain.bodies();
   std::vector<GlobalOrdinal> owned(domain.numOwned()), ghosts;
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    if (i < owned.size())
-      owned[i] = bodies[i].gid;
-    else
-      ghosts.push_back(bodies[i].gid);
+  for (std::size_t i = 0; i < owned.size(); ++i) owned[i] = bodies[i].gid;
+  if (domain.periodic().any()) {
+    // An image takes the velocity of its body: one column per GID.
+    std::unordered_map<GlobalId, std::size_t> column_of_gid;
+    column_of_body_.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const auto [at, fresh] = column_of_gid.emplace(bodies[i].gid, column_of_gid.size());
+      if (fresh && i >= owned.size()) ghosts.push_back(bodies[i].gid);
+      column_of_body_[i] = at->second;
+    }
+  } else {
+    for (std::size_t i = owned.size(); i < bodies.size(); ++i) ghosts.push_back(bodies[i].gid);
   }
   halo_maps.update(domain.commPtr(), owned, ghosts);
   import_ = halo_maps.importer();
@@ -40,7 +48,8 @@ void IntermediateConfiguration::update(const Vector& owned_velocities, double dt
   twists_.resize(bodies.size());
   moved_.resize(bodies.size());
   parallelFor(bodies.size(), [&](std::size_t i) {
-    for (std::size_t k = 0; k < 6; ++k) twists_[i][static_cast<long>(k)] = u[6 * i + k];
+    const std::size_t column = column_of_body_.empty() ? i : column_of_body_[i];
+    for (std::size_t k = 0; k < 6; ++k) twists_[i][static_cast<long>(k)] = u[6 * column + k];
     moved_[i] = movedBody(bodies[i], twists_[i], dt);
   });
 }

@@ -138,6 +138,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     report.divisions = globalSum(domain.comm(), divided);
     if (divided > 0) domain.replaceOwned(std::move(owned));
   }
+  domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
   summarize(domain, contacts.size(), report);
   clock.lap(report.time_update);
 

@@ -95,9 +95,13 @@ double bodyLoad(const Body& b) { return 1.0 + static_cast<double>(std::max(b.num
 }  // namespace
 
 BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings)
-    : comm_(std::move(comm)), settings_(settings), bodies_(std::move(owned)) {
+    : comm_(std::move(comm)),
+      settings_(settings),
+      bodies_(std::move(owned)),
+      image_shifts_(settings_.periodic.imageShifts()) {
   MPI_Comm_dup(rawMpiComm(*comm_), &exchange_comm_);
   num_owned_ = bodies_.size();
+  wrapOwned();  // the partition sees the wrapped centres
   spatial_ = settings_.body_order == BodyOrder::Spatial ||
              (settings_.body_order == BodyOrder::Auto && gidOrderIsScattered(bodies_, *comm_));
   orderOwned(bodies_);
@@ -106,7 +110,10 @@ BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSe
 
 BodyDomain::BodyDomain(RCP<const Comm> comm, std::vector<Body> owned, ParallelSection settings,
                        const DomainLayout& layout)
-    : comm_(std::move(comm)), settings_(settings), bodies_(std::move(owned)) {
+    : comm_(std::move(comm)),
+      settings_(settings),
+      bodies_(std::move(owned)),
+      image_shifts_(settings_.periodic.imageShifts()) {
   const std::size_t ranks = static_cast<std::size_t>(comm_->getSize());
   if (ranks > 1 && layout.boxes.size() != ranks)
     throw std::invalid_argument("BodyDomain: the layout has " +
@@ -227,8 +234,17 @@ bool BodyDomain::maybeRepartition(long step) {
   return true;
 }
 
+long BodyDomain::wrapOwned() {
+  if (!settings_.periodic.any()) return 0;
+  long moved = 0;
+  for (std::size_t i = 0; i < num_owned_; ++i)
+    moved += settings_.periodic.wrap(bodies_[i].position);
+  return moved;
+}
+
 void BodyDomain::migrate() {
   dropGhosts();
+  wrapOwned();
   if (comm_->getSize() == 1) return;
   const int self = comm_->getRank();
   std::map<int, std::vector<Body>> outgoing;
@@ -249,18 +265,51 @@ void BodyDomain::migrate() {
 
 void BodyDomain::refreshGhosts(double reach) {
   dropGhosts();
-  if (comm_->getSize() == 1) return;
+  const bool distributed = comm_->getSize() > 1;
+  if (!distributed && image_shifts_.empty()) return;
+  const PeriodicBox& box = settings_.periodic;
+  for (int d = 0; d < 3; ++d)
+    if (box.periodic[d] && !(reach < box.length(d)))
+      throw std::runtime_error(
+          "periodic box: the halo reach " + std::to_string(reach) +
+          " m is not below the box length " + std::to_string(box.length(d)) + " m along " +
+          std::string(1, "xyz"[d]) +
+          " (an image would need more than one box length of shift); make domain.max - "
+          "domain.min larger or the bodies and the contact envelope smaller");
+  const int self = comm_->getRank();
   std::map<int, std::vector<Body>> outgoing;
+  std::vector<Body> own_images;  // images this rank sees of its own bodies
   std::vector<int> targets;
   for (std::size_t i = 0; i < num_owned_; ++i) {
-    boxes_.ranksWithin(bodies_[i].position, reach, targets);
-    for (int k : targets) outgoing[k].push_back(bodies_[i]);
+    const Body& body = bodies_[i];
+    if (distributed) {
+      boxes_.ranksWithin(body.position, reach, targets);
+      for (int k : targets) outgoing[k].push_back(body);
+    }
+    for (const Vec3& shift : image_shifts_) {
+      const Vec3 at = body.position + shift;
+      if (!box.withinReach(at, reach)) continue;
+      // Any rank may be near an image, the far side of space included.
+      boxes_.allRanksWithin(at, reach, targets);
+      for (int k : targets) {
+        Body image = body;
+        image.position = at;
+        if (k == self)
+          own_images.push_back(std::move(image));
+        else
+          outgoing[k].push_back(std::move(image));
+      }
+    }
   }
-  const auto arrived = exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_);
-  for (const auto& [source, list] : arrived) {
-    bodies_.insert(bodies_.end(), list.begin(), list.end());
-    ghost_ranks_.insert(ghost_ranks_.end(), list.size(), source);
+  if (distributed) {
+    const auto arrived = exchangeRecords(exchange_comm_, outgoing, nextTag(), &volume_);
+    for (const auto& [source, list] : arrived) {
+      bodies_.insert(bodies_.end(), list.begin(), list.end());
+      ghost_ranks_.insert(ghost_ranks_.end(), list.size(), source);
+    }
   }
+  bodies_.insert(bodies_.end(), own_images.begin(), own_images.end());
+  ghost_ranks_.insert(ghost_ranks_.end(), own_images.size(), self);
 }
 
 std::unordered_map<GlobalId, int> BodyDomain::takeDepartures() {

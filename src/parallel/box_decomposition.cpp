@@ -47,4 +47,10 @@ void BoxDecomposition::ranksWithin(const Vec3& x, double reach, std::vector<int>
     if (boxes_[static_cast<std::size_t>(k)].distance(x) <= reach) out.push_back(k);
 }
 
+void BoxDecomposition::allRanksWithin(const Vec3& x, double reach, std::vector<int>& out) const {
+  out.clear();
+  for (int k = 0; k < numRanks(); ++k)
+    if (boxes_[static_cast<std::size_t>(k)].distance(x) <= reach) out.push_back(k);
+}
+
 }  // namespace grains

@@ -112,7 +112,7 @@ std::vector<Body> generateAllBodies(const SimulationConfig& config) {
     if (b.shape == ShapeKind::Spherocylinder) b.growth_rate = config.growth.rate;
   }
   try {
-    checkInitialOverlaps(bodies, config.walls);
+    checkInitialOverlaps(bodies, config.walls, periodicBoxOf(config.domain));
   } catch (const ConfigError& e) {
     throw ConfigError(config.source + ": initial configuration: " + e.what());
   }

@@ -29,8 +29,16 @@ double wallGap(const Body& b, const Wall& w) {
 
 }  // namespace
 
-void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>& walls) {
+void checkInitialOverlaps(const std::vector<Body>& given, const std::vector<Wall>& walls,
+                          const PeriodicBox& periodic) {
   constexpr double kRelTol = 1e-9;
+  // Periodic axes: the run wraps the centres (BodyDomain), so compare there.
+  std::vector<Body> wrapped;
+  if (periodic.any()) {
+    wrapped = given;
+    for (Body& b : wrapped) periodic.wrap(b.position);
+  }
+  const std::vector<Body>& all = periodic.any() ? wrapped : given;
   for (const Body& b : all) {
     for (const Wall& w : walls) {
       const double gap = wallGap(b, w);
@@ -47,10 +55,19 @@ void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>&
   double max_radius = 0.0;
   for (const Body& b : all) max_radius = std::max(max_radius, boundingRadius(b));
   scenario_detail::CellGrid grid(2.0 * max_radius);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const Body& a = all[i];
-    grid.forNeighbours(a.position, [&](std::size_t j) {
-      const Body& b = all[j];
+  // Body a (at `at`: its centre, or an image's) against body j.
+  auto checkPair = [&](const Body& a_body, const Vec3& at, std::size_t j) {
+    const Body& b = all[j];
+    if (b.gid == a_body.gid) return;
+    Body shifted;
+    const Body* image = &a_body;
+    if (at != a_body.position) {
+      shifted = a_body;
+      shifted.position = at;
+      image = &shifted;
+    }
+    const Body& a = *image;
+    {
       const double reach = boundingRadius(a) + boundingRadius(b);
       if ((a.position - b.position).norm() >= reach) return;
       double gap = 0.0;
@@ -69,9 +86,22 @@ void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>&
             << (a.gid < b.gid ? b.radius : a.radius) << "); expected no initial overlap";
         throw ConfigError(msg.str());
       }
-    });
-    grid.insert(i, a.position);
+    }
+  };
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    grid.forNeighbours(all[i].position,
+                       [&](std::size_t j) { checkPair(all[i], all[i].position, j); });
+    grid.insert(i, all[i].position);
   }
+  // Through the periodic faces: the images of the bodies near a face
+  // against every body (the grid now holds all of them).
+  const std::vector<Vec3> shifts = periodic.imageShifts();
+  for (const Body& a : all)
+    for (const Vec3& shift : shifts) {
+      const Vec3 image = a.position + shift;
+      if (!periodic.withinReach(image, 2.0 * max_radius)) continue;
+      grid.forNeighbours(image, [&](std::size_t j) { checkPair(a, image, j); });
+    }
 }
 
 }  // namespace grains

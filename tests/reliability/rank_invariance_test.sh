@@ -4,8 +4,9 @@
 # wall-clock times and the partition statistics), on 1 rank with 1 and 2
 # threads and on 2, 3 and 4 ranks; a run restarted on 3 ranks from a 1-rank
 # checkpoint continues bit for bit; bbpgd's first 150 steps agree on 1 and 3
-# ranks, and so do a ReLCP ellipsoid compaction and a growing colony, also when
-# their 1-rank checkpoints continue on 2 ranks. With parallel.reproducible: false the
+# ranks, and so do a ReLCP ellipsoid compaction, a growing colony (also when
+# their 1-rank checkpoints continue on 2 ranks) and two periodic boxes (a
+# sheared bed of spheres, the colony periodic in x and y). With parallel.reproducible: false the
 # 2-rank run must part from the 1-rank run (so the comparison can tell).
 # Usage: rank_invariance_test.sh SOURCE_DIR GRAINS_BINARY MPIEXEC
 set -uo pipefail
@@ -73,6 +74,21 @@ scenario colony_restarted 2 colony.yaml --steps 400 --set solver.name=bbpgd \
   --restart "$work/colony1/checkpoint_00000200.h5"
 $COMPARE "$work/colony1/metrics.csv" "$work/colony_restarted/metrics.csv" 201 ||
   fail "the 2-rank restart of the colony differs"
+
+# Periodic boxes: the sheared bed (spheres, periodic in x and y, 2 threads on
+# 1 rank against 3 ranks) and the colony in a 10 x 10 box periodic in x and y,
+# whose chains of rods meet themselves through the faces.
+OMP_NUM_THREADS=2 "$MPIEXEC" -np 1 -x OMP_NUM_THREADS "$GRAINS" run \
+  "$SOURCE/config/shear_periodic.yaml" --output "$work/shear1" -q --set output.vtk_every=0 ||
+  fail "run shear1 failed"
+scenario shear3 3 shear_periodic.yaml
+$COMPARE "$work/shear1/metrics.csv" "$work/shear3/metrics.csv" || fail "the periodic shear on 3 ranks differs"
+for np in 1 3; do
+  scenario "pcolony$np" "$np" colony.yaml --steps 400 --set solver.name=bbpgd \
+    --set 'domain.min=[-5,-5,-1]' --set 'domain.max=[5,5,1]' --set 'domain.periodic=[x,y]'
+done
+$COMPARE "$work/pcolony1/metrics.csv" "$work/pcolony3/metrics.csv" ||
+  fail "the periodic colony on 3 ranks differs"
 
 # Ordinary sums: the ranks' partial body sums add in another order.
 run ordinary2 2 1 --steps 300 --set parallel.reproducible=false

@@ -12,6 +12,7 @@
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -145,7 +146,17 @@ struct DomainSection {
   Vec3 min = Vec3::Zero();  ///< [m]
   Vec3 max = Vec3::Zero();  ///< [m], > min in every component
   DomainExitPolicy on_exit = DomainExitPolicy::Remove;
+  /// Axes x, y, z along which the box [min, max) is periodic (needs min/max).
+  std::array<bool, 3> periodic{false, false, false};
 };
+
+/// The periodic box of domain.periodic (no periodic axis without it).
+PeriodicBox periodicBoxOf(const DomainSection& domain);
+/// Throws ConfigError (naming domain.max, its value and the least length)
+/// when a periodic box length is below two bounding diameters of the largest
+/// body, `max_radius` its bounding radius [m]: a body would touch two images
+/// of one neighbour.
+void checkPeriodicBoxFits(const DomainSection& domain, double max_radius);
 
 struct OutputSection {
   std::string dir = "output";

@@ -4,6 +4,7 @@
 // contact to the body's owner.
 #include "grains/constraint/body_motion.hpp"
 #include "grains/constraint/contact.hpp"
+#include "grains/core/periodic_box.hpp"
 #include "grains/core/wall.hpp"
 #include "grains/parallel/body_domain.hpp"
 
@@ -26,6 +27,9 @@ struct DetectionSettings {
   /// then pairs by body index), which follows the bodies in memory; the
   /// domain overload turns it off for parallel.body_order: spatial.
   bool key_order = true;
+  /// Periodic axes: a pair is kept only as its nearest image (the body
+  /// array's images carry shifted centres); the domain overload sets it.
+  PeriodicBox periodic{};
 };
 
 /// Where detection spends its time (the run's timing table): the neighbour
@@ -48,6 +52,14 @@ std::vector<Contact> detectContacts(const BodyDomain& domain, const std::vector<
 /// side a is a ghost (another rank owns the contact).
 bool ownedPairSides(const std::vector<Body>& bodies, std::size_t num_owned, int i, int j, int& a,
                     int& b);
+/// Minimum image convention: false when bodies a and b (side a the lower
+/// GID) are images farther apart than another image of the pair along a
+/// periodic axis, or a body and its own image.
+inline bool nearestImagePair(const std::vector<Body>& bodies, int a, int b,
+                             const PeriodicBox& periodic) {
+  return !periodic.any() || periodic.isNearestImage(bodies[static_cast<std::size_t>(a)].position,
+                                                    bodies[static_cast<std::size_t>(b)].position);
+}
 /// Contact between local bodies a and b (a the lower GID) with key sub-index `sub`.
 Contact pairContact(const std::vector<Body>& bodies, int a, int b, const ContactGeometry& g,
                     double mu, std::int64_t sub = 0);

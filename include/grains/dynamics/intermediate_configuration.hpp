@@ -37,6 +37,9 @@ class IntermediateConfiguration {
   RCP<const AssemblyMaps::Import> import_;  ///< null on one rank
   RCP<Vector> owned_;
   RCP<Vector> local_;
+  /// Column of each local body in the column map: images (periodic boxes)
+  /// share their body's column. Empty when every body has its own.
+  std::vector<std::size_t> column_of_body_;
   std::vector<Twist> twists_;
   std::vector<Body> moved_;
 };

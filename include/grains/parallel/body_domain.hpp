@@ -4,6 +4,11 @@
 // partition space (Zoltan2), move bodies to their owners and refresh ghosts;
 // refreshGhosts() is the one reusable halo routine. All point-to-point traffic
 // goes through the sparse (NBX) exchange on a private duplicate communicator.
+// With a periodic box (ParallelSection::periodic) owned bodies are kept
+// wrapped into it, and ghosts include images: copies of bodies near a
+// periodic face, their centres shifted by a box length, sent to every rank
+// (this one too) whose box they come near. An image has its body's GID, so
+// the same GID can appear twice on a rank (owned and image, or two images).
 #include "grains/core/body.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/parallel/box_decomposition.hpp"
@@ -85,8 +90,15 @@ class BodyDomain {
   /// The order in force: Gid or Spatial (Auto is decided at construction).
   BodyOrder bodyOrder() const { return spatial_ ? BodyOrder::Spatial : BodyOrder::Gid; }
   /// Collective: replace the ghosts by fresh copies of every body within
-  /// `reach` of this rank's box.
+  /// `reach` of this rank's box, images through periodic faces included.
+  /// Throws if `reach` exceeds a periodic box length (an image would need
+  /// more than one box length of shift).
   void refreshGhosts(double reach);
+  /// The periodic box (no periodic axis unless the settings gave one).
+  const PeriodicBox& periodic() const { return settings_.periodic; }
+  /// Wraps the owned bodies' centres into the periodic box (local, not
+  /// collective); returns how many box lengths they moved in all.
+  long wrapOwned();
 
   /// Replaces this rank's owned bodies (e.g. after cell division) and drops
   /// the ghosts; bodies outside this rank's box move at the next migrate().
@@ -131,6 +143,7 @@ class BodyDomain {
   int tag_round_ = 0;
   ExchangeVolume volume_;
   std::unordered_map<GlobalId, int> departures_;
+  std::vector<Vec3> image_shifts_;  ///< settings_.periodic.imageShifts()
 };
 
 }  // namespace grains

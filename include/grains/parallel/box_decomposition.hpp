@@ -44,6 +44,9 @@ class BoxDecomposition {
   /// Ranks other than this one whose box lies within `reach` of x (x is
   /// expected inside this rank's box).
   void ranksWithin(const Vec3& x, double reach, std::vector<int>& out);
+  /// Every rank, this one included, whose box lies within `reach` of x
+  /// (x anywhere, e.g. a periodic image beyond the far side of space).
+  void allRanksWithin(const Vec3& x, double reach, std::vector<int>& out) const;
   /// Ranks whose boxes lie within `reach` of this rank's box.
   const std::vector<int>& neighbours(double reach);
 

@@ -1,6 +1,8 @@
 #pragma once
 // Settings of the domain decomposition and of the bodies' order in memory
-// (the parallel: section of the config).
+// (the parallel: section of the config), and the periodic box the domain
+// wraps bodies into (set from the domain: section).
+#include "grains/core/periodic_box.hpp"
 
 namespace grains {
 
@@ -29,6 +31,9 @@ struct ParallelSection {
   long sort_every = 20;
   /// The same bits on any rank and thread count (docs/reliability.md).
   bool reproducible = true;
+  /// Periodic axes and their box (domain.periodic; none by default): owned
+  /// bodies are wrapped into it and images cross its faces as ghosts.
+  PeriodicBox periodic;
 };
 
 }  // namespace grains

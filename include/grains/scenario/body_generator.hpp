@@ -8,6 +8,8 @@
 #include "grains/core/body.hpp"
 #include "grains/core/wall.hpp"
 
+#include "grains/core/periodic_box.hpp"
+
 #include <vector>
 
 namespace grains {
@@ -25,6 +27,9 @@ std::vector<Body> generateBodies(const SimulationConfig& config, int rank, int n
 /// Throws ConfigError naming the two GIDs and the overlap depth if two bodies
 /// overlap, or the GID and the wall if a body penetrates a wall (beyond a
 /// relative round-off tolerance; touching is allowed). O(N) with a cell grid.
-void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>& walls);
+/// With periodic axes, bodies are compared at their wrapped centres and
+/// through the faces too (nearest images).
+void checkInitialOverlaps(const std::vector<Body>& all, const std::vector<Wall>& walls,
+                          const PeriodicBox& periodic = PeriodicBox{});
 
 }  // namespace grains
