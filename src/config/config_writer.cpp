@@ -101,6 +101,16 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
 void emitWallExtras(YAML::Emitter& out, const Wall& w) {
   if (w.load_name != w.name)
     out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
+  if (w.force_control.enabled()) {
+    out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
+    emitVec3(out, "pivot", w.motion.pivot);
+    out << YAML::Key << "force_control" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "mass" << YAML::Value << num(w.force_control.mass);
+    emitVec3(out, "force", w.force_control.force);
+    out << YAML::Key << "gravity" << YAML::Value << w.force_control.gravity;
+    out << YAML::EndMap << YAML::EndMap;
+    return;
+  }
   if (!w.motion.moves()) return;
   out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
   emitVec3(out, "pivot", w.motion.pivot);
@@ -288,6 +298,57 @@ void emitOutputSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::EndMap;
 }
 
+void emitInsertion(YAML::Emitter& out, const std::vector<InsertionSource>& sources) {
+  if (sources.empty()) return;
+  out << YAML::Key << "insertion" << YAML::Value << YAML::BeginSeq;
+  for (const InsertionSource& s : sources) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << s.name;
+    const BodiesSection& b = s.bodies;
+    const ShapeTraits& shape = shapeTraits(b.shape);
+    out << YAML::Key << "shape" << YAML::Value << shape.name;
+    const double* spread = b.shape == ShapeKind::Sphere ? &b.radius_spread : nullptr;
+    emitShapeSize(out, shape, b.radius, b.half_length, b.semi_axes, b.major_radius, spread);
+    if (b.random_orientation) out << YAML::Key << "random_orientation" << YAML::Value << true;
+    if (b.mass) out << YAML::Key << "mass" << YAML::Value << num(*b.mass);
+    if (b.density) out << YAML::Key << "density" << YAML::Value << num(*b.density);
+    emitRegion(out, s.region);
+    if (s.mass_rate)
+      out << YAML::Key << "mass_rate" << YAML::Value << num(*s.mass_rate);
+    else
+      out << YAML::Key << "rate" << YAML::Value << num(s.rate);
+    out << YAML::Key << "start" << YAML::Value << num(s.start);
+    if (s.end) out << YAML::Key << "end" << YAML::Value << num(*s.end);
+    if (s.count) out << YAML::Key << "count" << YAML::Value << *s.count;
+    out << YAML::Key << "every" << YAML::Value << num(s.every);
+    emitVec3(out, "velocity", s.velocity);
+    out << YAML::Key << "velocity_spread" << YAML::Value << num(s.velocity_spread);
+    out << YAML::Key << "attempts" << YAML::Value << s.attempts;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void emitOutlets(YAML::Emitter& out, const std::vector<OutletSpec>& outlets) {
+  if (outlets.empty()) return;
+  out << YAML::Key << "outlets" << YAML::Value << YAML::BeginSeq;
+  for (const OutletSpec& o : outlets) {
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << o.name;
+    if (o.kind == OutletSpec::Kind::Box) {
+      out << YAML::Key << "type" << YAML::Value << "box";
+      emitVec3(out, "min", o.min);
+      emitVec3(out, "max", o.max);
+    } else {
+      out << YAML::Key << "type" << YAML::Value << "plane";
+      emitVec3(out, "point", o.point);
+      emitVec3(out, "normal", o.normal);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap;
   if (c.domain.bounded) {
@@ -315,6 +376,8 @@ std::string configToYaml(const SimulationConfig& c) {
   emitParallelSection(out, c);
   emitOutputSection(out, c);
   emitDomainSection(out, c);
+  emitInsertion(out, c.insertion);
+  emitOutlets(out, c.outlets);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -21,13 +21,39 @@ WallMotionRow parseMotionRow(MapReader r, double after, bool first) {
   return row;
 }
 
+/// walls.N.motion.force_control: a piston of a mass driven by a force
+/// along the wall's normal (core/force_control.hpp).
+ForceControl parseForceControl(MapReader f, const std::string& type) {
+  if (type != "plane" && type != "disc")
+    throwPathError(f.context(), f.yaml(), f.path(),
+                   "not available for a wall of type " + type +
+                       "; expected a plane or a disc (a force-controlled wall moves along its "
+                       "normal)");
+  ForceControl out;
+  out.mass = f.requiredNumber("mass", Range::positive());
+  out.force = f.vec3("force", Vec3::Zero());
+  out.gravity = f.boolean("gravity", true);
+  f.finish();
+  return out;
+}
+
 /// walls.N.motion: constant velocities, or a table of them; the pivot
-/// defaults to `default_pivot`.
-WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
+/// defaults to `default_pivot`. Or a force control (`force`).
+WallMotion parseMotion(MapReader m, const Vec3& default_pivot, const std::string& type,
+                       ForceControl& force) {
   WallMotion motion;
   motion.pivot = default_pivot;  // also the point a resting wall's torque is about
   if (!m.yaml().IsDefined()) return motion;
   motion.pivot = m.vec3("pivot", default_pivot);
+  if (m.has("force_control")) {
+    for (const char* key : {"velocity", "angular_velocity", "table"})
+      rejectUnless(m, key, false,
+                   "a force-controlled wall moves as its force drives it; " +
+                       m.keyPath("force_control") + " is given");
+    force = parseForceControl(m.map("force_control"), type);
+    m.finish();
+    return motion;
+  }
   const YAML::Node table = m.get("table");
   if (table.IsDefined()) {
     for (const char* key : {"velocity", "angular_velocity"})
@@ -110,10 +136,12 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   // A box moves as one body about its centre by default.
   const Vec3 pivot = type == "box" ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
                                    : walls[first].point;
-  const WallMotion motion = parseMotion(w.map("motion"), pivot);
+  ForceControl force;
+  const WallMotion motion = parseMotion(w.map("motion"), pivot, type, force);
   for (std::size_t i = first; i < walls.size(); ++i) {
     walls[i].load_name = load;
     walls[i].motion = motion;
+    walls[i].force_control = force;
   }
   w.finish();
 }

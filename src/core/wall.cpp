@@ -21,7 +21,7 @@ std::vector<Wall> wallsAt(const std::vector<Wall>& reference, double t) {
 
 bool anyWallMoves(const std::vector<Wall>& walls) {
   for (const Wall& w : walls)
-    if (w.motion.moves()) return true;
+    if (w.motion.moves() || w.force_control.enabled()) return true;
   return false;
 }
 

@@ -3,6 +3,7 @@
 // scenario is built, so the contact code only knows planes and cylinders. A
 // wall may move rigidly (wall_motion.hpp): the stepper places it at each
 // step's start time with wallAt.
+#include "grains/core/force_control.hpp"
 #include "grains/core/types.hpp"
 #include "grains/core/wall_motion.hpp"
 
@@ -54,6 +55,8 @@ struct Wall {
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
   WallMotion motion;  ///< prescribed motion from the pose above at t = 0
+  /// Instead of `motion`: a piston driven by a force (force_control.hpp).
+  ForceControl force_control;
   /// The surface velocity field at the time the wall was placed (wallAt);
   /// zero for a wall that does not move.
   WallVelocity velocity;
@@ -113,7 +116,7 @@ Wall wallAt(const Wall& reference, double t);
 /// Every wall placed at time `t`.
 std::vector<Wall> wallsAt(const std::vector<Wall>& reference, double t);
 
-/// True if any wall has a prescribed motion.
+/// True if any wall has a prescribed motion or is force-controlled.
 bool anyWallMoves(const std::vector<Wall>& walls);
 
 }  // namespace grains
