@@ -266,7 +266,8 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   if (bodies)
     attempt([](MapReader& t, SimulationConfig& c) {
       const YAML::Node pours = t.get("insertion");
-      checkBodyCount(c, t.map("bodies"), pours.IsSequence() && pours.size() > 0);
+      checkBodyCount(c, t.map("bodies"),
+                     pours.IsDefined() && pours.IsSequence() && pours.size() > 0);
     });
   attempt([](MapReader& t, SimulationConfig& c) {
     c.walls = config_detail::parseWalls(t.context(), t.get("walls"));
