@@ -5,8 +5,8 @@
 settle in a heap. Checks, on every rank count: the source inserts exactly
 rate * time = 150 bodies (in batches of 10 every 10 ms, none missed), the
 poured bodies never overlap (max_overlap stays below 0.1 % of the radius),
-every body poured is either on the table or was removed for leaving the
-domain, and at the end the table carries the weight of the bodies left
+every body poured is either on the table or left through the outlet below
+it (discharged_below, with the mass of as many spheres), and at the end the table carries the weight of the bodies left
 within 1 %. The inserted bodies and the run are the same on every rank
 count: the table's load is the same bits on 1, 2 and 3 ranks. A restart
 on 3 ranks from a checkpoint the 2-rank run wrote mid-pour (step 75)
@@ -45,6 +45,8 @@ def main():
             inserted = [int(float(r["inserted_hopper"])) for r in table]
             missed = sum(int(float(r["insertion_missed"])) for r in table)
             removed = sum(int(float(r["bodies_removed"])) for r in table)
+            discharged = sum(int(float(r["discharged_below"])) for r in table)
+            discharged_mass = sum(float(r["discharged_below_mass"]) for r in table)
             batches = [i + 1 for i, n in enumerate(inserted) if n > 0]
             overlap = max(float(r["max_overlap"]) for r in table)
             left = int(table[-1]["bodies"])
@@ -52,7 +54,8 @@ def main():
             weight = bed_weight(left, RADIUS, DENSITY)
             loads[ranks] = [r["wall_table_fz"] for r in table]
             print(f"np={ranks}: inserted {sum(inserted)} in {len(batches)} batches "
-                  f"({missed} missed), max overlap {overlap:.3g} m, {removed} removed, "
+                  f"({missed} missed), max overlap {overlap:.3g} m, {discharged} discharged "
+                  f"({discharged_mass:.6g} kg), "
                   f"{left} on the table carrying {load:.5f} N (weight {weight:.5f} N)")
             if sum(inserted) != POURED or missed != 0:
                 failures.append(f"np={ranks}: {sum(inserted)} inserted, {missed} missed; "
@@ -61,8 +64,13 @@ def main():
                 failures.append(f"np={ranks}: batches at steps {batches}")
             if overlap > 1e-3 * RADIUS:
                 failures.append(f"np={ranks}: bodies overlap by {overlap} m")
-            if left + removed != POURED:
-                failures.append(f"np={ranks}: {left} left and {removed} removed of {POURED}")
+            if left + discharged != POURED or removed != 0 or discharged == 0:
+                failures.append(f"np={ranks}: {left} left, {discharged} discharged and "
+                                f"{removed} removed of {POURED}")
+            mass = bed_weight(discharged, RADIUS, DENSITY) / 9.81
+            if abs(discharged_mass - mass) > 1e-12:
+                failures.append(f"np={ranks}: {discharged} discharged weigh {discharged_mass} kg, "
+                                f"expected {mass} kg")
             if abs(load - weight) > 0.01 * weight:
                 failures.append(f"np={ranks}: the table carries {load} N, the heap weighs "
                                 f"{weight} N")
@@ -77,7 +85,7 @@ def main():
                    "--set", "output.vtk_every=0", "--restart", checkpoint)
         again = metrics(restarted)
         before = [r for r in metrics(os.path.join(work, "np2")) if int(r["step"]) > CHECKPOINT]
-        columns = ("bodies", "inserted_hopper", "kinetic_energy", "max_overlap", "wall_table_fz")
+        columns = ("bodies", "inserted_hopper", "discharged_below", "kinetic_energy", "max_overlap", "wall_table_fz")
         differ = [(a["step"], c) for a, b in zip(before, again) for c in columns if a[c] != b[c]]
         print(f"restart at step {CHECKPOINT} on 3 ranks: {len(again)} rows, "
               f"{len(differ)} values differ from the uninterrupted run")
