@@ -99,6 +99,14 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
 
 /// A wall's load name (when it is not its name) and its motion, as a table.
 void emitWallExtras(YAML::Emitter& out, const Wall& w) {
+  if (w.hasRectangularHole()) {
+    out << YAML::Key << "hole" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "type" << YAML::Value << "rectangle";
+    out << YAML::Key << "size" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << num(2.0 * w.hole_half_length) << num(2.0 * w.hole_half_width) << YAML::EndSeq;
+    emitVec3(out, "axis", w.hole_axis);
+    out << YAML::EndMap;
+  }
   if (w.load_name != w.name)
     out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
   if (w.force_control.enabled()) {
@@ -134,7 +142,8 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
       out << YAML::Key << "name" << YAML::Value << w.name;
       emitVec3(out, "point", w.point);
       emitVec3(out, "normal", w.normal);
-      if (holed_plane) out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
+      if (holed_plane && !w.hasRectangularHole())
+        out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
     } else if (w.kind == WallKind::Disc) {
       out << YAML::Key << "type" << YAML::Value << "disc";
       out << YAML::Key << "name" << YAML::Value << w.name;

@@ -2,12 +2,19 @@
 #include "config_sections.hpp"
 #include "grains/core/text.hpp"
 
+#include <cmath>
 #include <limits>
 #include <optional>
 
 namespace grains::config_detail {
 
 namespace {
+
+/// A unit vector perpendicular to `normal` (the default first side of a hole).
+Vec3 anyAxisIn(const Vec3& normal) {
+  const Vec3 trial = std::abs(normal.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  return (trial - trial.dot(normal) * normal).normalized();
+}
 
 /// One row of walls.N.motion.table.
 WallMotionRow parseMotionRow(MapReader r, double after, bool first) {
@@ -77,6 +84,28 @@ WallMotion parseMotion(MapReader m, const Vec3& default_pivot, const std::string
   return motion;
 }
 
+/// walls.N.hole: a rectangular orifice about the wall's point, sides `size`
+/// along `axis` (projected into the sheet) and normal x axis.
+void parseRectangularHole(MapReader h, Wall& wall) {
+  h.requiredChoice("type", {"rectangle"});
+  const YAML::Node size_node = h.get("size");
+  if (!size_node.IsDefined()) h.failMissing("size", "[a, b]: the sides of the hole [m]");
+  const Eigen::Vector2d size = h.vec2("size", Eigen::Vector2d::Zero());
+  if (!(size.minCoeff() > 0.0)) h.fail("size", "two numbers > 0 [a, b] (the sides of the hole)");
+  const Vec3 axis = h.vec3("axis", anyAxisIn(wall.normal), /*nonzero=*/true).normalized();
+  const Vec3 in_sheet = axis - axis.dot(wall.normal) * wall.normal;
+  if (!(in_sheet.norm() > 1e-6))
+    h.fail("axis", "a direction not along the wall's normal (the first side of the hole)");
+  wall.hole_axis = in_sheet.normalized();
+  wall.hole_half_length = 0.5 * size.x();
+  wall.hole_half_width = 0.5 * size.y();
+  if (!(0.5 * size.norm() < wall.radius))
+    h.fail("size", "a hole inside the disc: half its diagonal (" +
+                       formatNumber("%g", 0.5 * size.norm()) + ") < the disc's radius (" +
+                       formatNumber("%g", wall.radius) + ")");
+  h.finish();
+}
+
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const std::size_t first = walls.size();
   const std::string type = w.requiredChoice("type", {"plane", "cylinder", "box", "disc", "cone"});
@@ -92,9 +121,16 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
     // A plane with a round hole about `point` (a silo floor with an orifice)
     // is a disc without an outer rim: a two-sided sheet.
     const std::optional<double> hole = w.optionalNumber("hole_radius", Range::positive());
+    rejectUnless(w, "hole", !hole, w.keyPath("hole_radius") + " is given");
     walls.push_back(
         hole ? Wall::disc(point, normal, std::numeric_limits<double>::infinity(), *hole, name)
              : Wall::plane(point, normal, name));
+    // A plane with a rectangular hole (a silo floor with a slot): a two-sided
+    // sheet without an outer rim.
+    if (w.has("hole")) {
+      walls.back() = Wall::disc(point, normal, std::numeric_limits<double>::infinity(), 0.0, name);
+      parseRectangularHole(w.map("hole"), walls.back());
+    }
   } else if (type == "disc") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
@@ -105,6 +141,8 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
                                  formatNumber("%g", radius) +
                                  " (the hole must lie inside the disc)");
     walls.push_back(Wall::disc(point, normal, radius, inner, name));
+    rejectUnless(w, "hole", inner == 0.0, w.keyPath("inner_radius") + " is given");
+    if (w.has("hole")) parseRectangularHole(w.map("hole"), walls.back());
   } else if (type == "cone") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 axis = w.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true);

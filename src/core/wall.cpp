@@ -8,6 +8,7 @@ Wall wallAt(const Wall& reference, double t) {
   const WallPose pose = reference.motion.poseAt(t);
   w.point = pose.pivot + pose.rotation * (reference.point - reference.motion.pivot);
   w.normal = (pose.rotation * reference.normal).normalized();
+  w.hole_axis = (pose.rotation * reference.hole_axis).normalized();
   w.velocity = reference.motion.velocityAt(t);
   return w;
 }

@@ -49,9 +49,15 @@ struct Wall {
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
   double radius = 0.0;          ///< cylinder radius; disc: outer radius (may be infinite)
   double inner_radius = 0.0;    ///< disc: radius of its hole (0: none)
-  double top_radius = 0.0;      ///< cone: radius of the far rim
-  double height = 0.0;          ///< cone: distance of the far rim along the axis
-  std::string name;             ///< for messages and output
+  /// disc: half the sides of a rectangular hole about `point` (zero: none),
+  /// the first along hole_axis (a unit vector in the sheet), the second along
+  /// normal x hole_axis (docs/boundaries.md#a-rectangular-orifice).
+  double hole_half_length = 0.0, hole_half_width = 0.0;
+  Vec3 hole_axis = Vec3::UnitX();
+  bool hasRectangularHole() const { return hole_half_length > 0.0; }
+  double top_radius = 0.0;  ///< cone: radius of the far rim
+  double height = 0.0;      ///< cone: distance of the far rim along the axis
+  std::string name;         ///< for messages and output
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
   WallMotion motion;  ///< prescribed motion from the pose above at t = 0
