@@ -92,11 +92,13 @@ void parseRectangularHole(MapReader h, Wall& wall) {
   if (!size_node.IsDefined()) h.failMissing("size", "[a, b]: the sides of the hole [m]");
   const Eigen::Vector2d size = h.vec2("size", Eigen::Vector2d::Zero());
   if (!(size.minCoeff() > 0.0)) h.fail("size", "two numbers > 0 [a, b] (the sides of the hole)");
-  const Vec3 axis = h.vec3("axis", anyAxisIn(wall.normal), /*nonzero=*/true).normalized();
+  const Vec3 axis = h.vec3("axis", anyAxisIn(wall.normal), /*nonzero=*/true);
   const Vec3 in_sheet = axis - axis.dot(wall.normal) * wall.normal;
-  if (!(in_sheet.norm() > 1e-6))
+  if (!(in_sheet.norm() > 1e-6 * axis.norm()))
     h.fail("axis", "a direction not along the wall's normal (the first side of the hole)");
-  wall.hole_axis = in_sheet.normalized();
+  // A unit axis in the sheet is kept as given (the effective config reads
+  // back to the same bits).
+  wall.hole_axis = std::abs(in_sheet.norm() - 1.0) < 1e-12 ? in_sheet : in_sheet.normalized();
   wall.hole_half_length = 0.5 * size.x();
   wall.hole_half_width = 0.5 * size.y();
   if (!(0.5 * size.norm() < wall.radius))

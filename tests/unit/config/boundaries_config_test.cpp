@@ -79,6 +79,26 @@ TEST(BoundariesConfig, SourcesOutletsAndPistonsParseAndRoundTrip) {
   EXPECT_EQ(m.insertion[0].name, "insertion.0");
 }
 
+TEST(BoundariesConfig, RectangularHolesParseAndRoundTrip) {
+  const SimulationConfig c = test::loadYaml(
+      withSections("walls:\n"
+                   "  - {type: plane, name: floor, normal: [0, 0, 1],\n"
+                   "     hole: {type: rectangle, size: [0.1, 0.04], axis: [1, 1, 0.5]}}\n"
+                   "  - {type: disc, name: plate, normal: [0, 0, 1], radius: 0.2,\n"
+                   "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+      "t");
+  ASSERT_EQ(c.walls.size(), 2u);
+  EXPECT_EQ(c.walls[0].kind, WallKind::Disc);
+  EXPECT_TRUE(std::isinf(c.walls[0].radius));
+  EXPECT_DOUBLE_EQ(c.walls[0].hole_half_length, 0.05);
+  EXPECT_DOUBLE_EQ(c.walls[0].hole_half_width, 0.02);
+  // The axis is projected into the sheet.
+  EXPECT_TRUE(c.walls[0].hole_axis.isApprox(Vec3(1, 1, 0).normalized()));
+  EXPECT_TRUE(c.walls[1].hasRectangularHole());
+  EXPECT_DOUBLE_EQ(c.walls[1].radius, 0.2);
+  test::expectRoundTrip(c, "again");
+}
+
 TEST(BoundariesConfig, APourNeedsNoInitialBodies) {
   std::string yaml = withSections(
       "insertion:\n  - {radius: 0.1, mass: 1, rate: 10, end: 1,\n"
@@ -119,6 +139,18 @@ TEST(BoundariesConfig, BadInputNamesTheKey) {
                          "  - {type: plane, normal: [0, 0, 1],\n"
                          "     motion: {velocity: [0, 0, 1], force_control: {mass: 1}}}\n"),
                  {"walls.0.motion.velocity", "a force-controlled wall moves as its force drives"});
+  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
+                         "     hole: {type: rectangle, size: [0.1, 0]}}\n"),
+                 {"walls.0.hole.size", "two numbers > 0"});
+  expectContains(errorOf("walls:\n  - {type: disc, normal: [0, 0, 1], radius: 0.05,\n"
+                         "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+                 {"walls.0.hole.size", "a hole inside the disc"});
+  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
+                         "     hole: {type: rectangle, size: [0.1, 0.04], axis: [0, 0, 2]}}\n"),
+                 {"walls.0.hole.axis", "not along the wall's normal"});
+  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1], hole_radius: 0.1,\n"
+                         "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+                 {"walls.0.hole", "walls.0.hole_radius is given"});
   expectContains(errorOf("growth: {rate: 1}\ninsertion:\n  - {radius: 0.1, mass: 1, rate: 1, "
                          "end: 1, " +
                          region + "}\n"),
