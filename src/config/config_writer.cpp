@@ -411,10 +411,12 @@ bodies:     shape (sphere|spherocylinder|ellipsoid|torus, sphere), radius (>0, 0
 walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside|outside),
             point, axis ([0,0,1]), radius} | {type: box, min, max} | {type: disc, point,
             normal, radius, inner_radius (0)} | {type: cone, point, axis ([0,0,1]), radius,
-            top_radius, height}; a plane may have hole_radius; each may have a name,
+            top_radius, height}; a plane may have hole_radius, a plane or disc hole:
+            {type: rectangle, size: [a,b], axis}; each may have a name,
             load (metrics name of its load; default its name if given), motion: pivot (the
             wall's point; box: centre), velocity, angular_velocity ([0,0,0]) | table (rows
-            time, velocity, angular_velocity)
+            time, velocity, angular_velocity) | force_control (plane/disc: mass (>0),
+            force ([0,0,0]), gravity (true); needs contact.compliance >0)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),
@@ -447,6 +449,11 @@ output:     dir (output), vtk_every (int >=0, 0), contact_network (bool, false; 
             checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
 domain:     min, max ([x,y,z], both or neither; none = unbounded),
             on_exit (remove|abort, remove): bodies leaving the box
+insertion:  optional list of {name, shape and size keys as bodies, mass | density, region,
+            rate (>0, bodies/s) | mass_rate (>0, kg/s), start (>=0, 0), end (>start) |
+            count (int >=1), every (>=0 s, 0 = each step), velocity ([0,0,0]),
+            velocity_spread (>=0, 0), attempts (int >=1, 50)}
+outlets:    optional list of {name, type: box, min, max | type: plane, point, normal}
 )";
 }
 
