@@ -120,6 +120,7 @@ CheckpointState RunOutputs::checkpointState(long step, double time, const BodyDo
   state.config_yaml = configToYaml(config_);
   state.bodies = ownedBodies(domain);
   state.warm_start = stepper.warmStartRecords();
+  state.force_control = stepper.forceControlStates();
   state.layout = domain.layout();
   return state;
 }

@@ -20,6 +20,7 @@
 #include "grains/io/qp_export.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 #include "grains/scenario/body_generator.hpp"
+#include "grains/scenario/insertion.hpp"
 
 #include <mpi.h>
 
@@ -155,6 +156,8 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   double max_radius = 0.0;
   for (const Body& b : owned) max_radius = std::max(max_radius, boundingRadius(b));
   max_radius = restart ? restart->initial_max_radius : globalMax(*comm, max_radius);
+  // Poured bodies count as if present from the start (the default envelope).
+  if (!restart) max_radius = std::max(max_radius, maxInsertedRadius(config.insertion));
   auto solver = SolverRegistry::instance().create(config.solver.name, config.solver.settings,
                                                   config.contact.friction);
 
@@ -200,6 +203,7 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   run.append = restart && !options.overwrite;
   if (restart) {
     run.stepper->restoreWarmStart(ownedRecords(*restart, domain));
+    if (!restart->force_control.empty()) run.stepper->setForceControlStates(restart->force_control);
     // globalBodyCount() is collective: every rank calls it, rank 0 prints.
     const long restarted_bodies = domain.globalBodyCount();
     log.info("restarting after step " + std::to_string(restart->step) + " (t=" +

@@ -76,6 +76,7 @@ MetricsRow stepMetricsRow(long step, double time, const SupervisedStep& done, do
                {"divisions", real(last.divisions)},
                {"halvings", real(done.halvings)},
                {"bodies_removed", real(done.removed)}};
+  row.extra.insert(row.extra.end(), done.boundary_columns.begin(), done.boundary_columns.end());
   return row;
 }
 

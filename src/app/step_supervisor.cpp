@@ -5,6 +5,8 @@
 #include "grains/dynamics/motion_bound.hpp"
 #include "grains/dynamics/state_check.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "grains/scenario/insertion.hpp"
+#include "grains/scenario/outlets.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -70,6 +72,9 @@ SupervisorSettings supervisorSettings(const SimulationConfig& config) {
   s.max_halvings = config.solver.max_halvings;
   s.tolerance = config.solver.settings.tolerance;
   s.domain = config.domain;
+  s.insertion = config.insertion;
+  s.outlets = config.outlets;
+  s.seed = config.simulation.seed;
   s.fault = faultInjectionFromEnvironment();
   return s;
 }
@@ -117,6 +122,7 @@ StepSupervisor::Snapshot StepSupervisor::snapshot(const BodyDomain& domain) cons
   s.owned.assign(domain.bodies().begin(),
                  domain.bodies().begin() + static_cast<long>(domain.numOwned()));
   s.warm_start = stepper_.warmStartRecords();
+  s.force_control = stepper_.forceControlStates();
   return s;
 }
 
@@ -124,6 +130,7 @@ void StepSupervisor::restore(BodyDomain& domain, const Snapshot& snap) {
   domain.replaceOwned(snap.owned);
   domain.takeDepartures();  // the undone step's migrations no longer apply
   stepper_.replaceWarmStart(snap.warm_start);
+  stepper_.setForceControlStates(snap.force_control);
   stepper_.setTimeStep(settings_.dt);
 }
 
@@ -177,6 +184,27 @@ long StepSupervisor::removeEscaped(BodyDomain& domain, long step,
   domain.replaceOwned(std::move(kept));
   for (std::string& line : gatherLines(domain.comm(), lines)) warnings.push_back(std::move(line));
   return total;
+}
+
+namespace {
+
+/// A column name from a configured name (characters a CSV header cannot hold become '_').
+std::string columnName(std::string name) {
+  for (char& c : name)
+    if (c == ',' || c == '"' || c == ' ' || c == '\r' || c == '\n') c = '_';
+  return name;
+}
+
+}  // namespace
+
+void StepSupervisor::dischargeAtOutlets(BodyDomain& domain, SupervisedStep& out) {
+  if (settings_.outlets.empty()) return;
+  const std::vector<OutletDischarge> taken = dischargeOutlets(domain, settings_.outlets);
+  for (std::size_t o = 0; o < taken.size(); ++o) {
+    const std::string column = columnName("discharged_" + settings_.outlets[o].name);
+    out.boundary_columns.emplace_back(column, static_cast<double>(taken[o].count));
+    out.boundary_columns.emplace_back(column + "_mass", taken[o].mass);
+  }
 }
 
 void StepSupervisor::checkFinite(BodyDomain& domain, long step, const StepReport& report,
@@ -237,10 +265,16 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   if (fault && fault->strikes(FaultKind::Exit, step, rank)) std::_Exit(3);
 
   SupervisedStep out;
+  dischargeAtOutlets(domain, out);
   out.removed = removeEscaped(domain, step, out.warnings);
   const Snapshot before = snapshot(domain);
+  // Bodies are poured after the snapshot, so a step that fails leaves the
+  // state without them, and a redone step pours the same bodies again.
+  InsertionResult inserted;
   // A step refused before it moves anything ends the run like a NaN.
   const auto attemptOrFail = [&](int halvings) {
+    if (!settings_.insertion.empty())
+      inserted = insertBodies(domain, settings_.insertion, settings_.seed, step, settings_.dt);
     try {
       return attempt(domain, step, halvings);
     } catch (const ExcessiveMotion& e) {
@@ -253,8 +287,22 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
   if (fault && fault->strikes(FaultKind::Unconverged, step, rank))
     out.report.solve.converged = false;
   checkFinite(domain, step, out.report, before);
+  // The insertion columns hold the bodies of the attempt that was kept.
+  const auto recordInsertion = [&] {
+    if (settings_.insertion.empty()) return;
+    for (std::size_t q = 0; q < settings_.insertion.size(); ++q)
+      out.boundary_columns.emplace_back(columnName("inserted_" + settings_.insertion[q].name),
+                                        static_cast<double>(inserted.inserted[q]));
+    out.boundary_columns.emplace_back("insertion_missed", static_cast<double>(inserted.missed));
+    if (inserted.missed > 0)
+      out.warnings.push_back("step " + std::to_string(step) + ": " +
+                             std::to_string(inserted.missed) +
+                             " bodies to insert found no free place in their region (insertion "
+                             "attempts); they are skipped");
+  };
   if (out.report.solve.converged) {
     warnThinWallCrossings(step, out);
+    recordInsertion();
     return out;
   }
 
@@ -265,6 +313,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
       out.warnings.push_back("step " + std::to_string(step) + ": " + first_failure +
                              "; continuing (solver.on_unconverged = warn)");
       warnThinWallCrossings(step, out);
+      recordInsertion();
       return out;
     case UnconvergedPolicy::Abort:
       fail(domain, before,
@@ -283,6 +332,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
       out.warnings.push_back("step " + std::to_string(step) + ": " + first_failure +
                              "; redone as " + std::to_string(1L << h) + " substeps of dt/" +
                              std::to_string(1L << h) + ", converged");
+      recordInsertion();
       return out;
     }
   }
@@ -292,6 +342,7 @@ SupervisedStep StepSupervisor::advance(BodyDomain& domain, long step) {
       std::to_string(1L << settings_.max_halvings) + " substeps (solver.max_halvings = " +
       std::to_string(settings_.max_halvings) + "), keeping the result");
   warnThinWallCrossings(step, out);
+  recordInsertion();
   return out;
 }
 

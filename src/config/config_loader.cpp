@@ -122,13 +122,16 @@ void checkMeshWalls(const SimulationConfig& config, MapReader contact) {
       contact.fail("method", "single when a wall is a mesh (wall '" + w.name + "')");
 }
 
-/// A scenario needs bodies: generated ones, or a list of extra bodies.
-void checkBodyCount(const SimulationConfig& config, MapReader bodies) {
-  if (config.bodies.count > 0 || !config.extra_bodies.empty()) return;
+/// A scenario needs bodies: generated ones, a list of extra bodies, or
+/// sources that pour them (`insertion`).
+void checkBodyCount(const SimulationConfig& config, MapReader bodies, bool pours) {
+  if (config.bodies.count > 0 || !config.extra_bodies.empty() || pours) return;
   if (config.bodies.generator != GeneratorKind::Lattice &&
       config.bodies.generator != GeneratorKind::RandomPacking)
     return;
-  bodies.map("generator").fail("count", "an integer >= 1 (0 only when extra_bodies lists bodies)");
+  bodies.map("generator")
+      .fail("count",
+            "an integer >= 1 (0 only when extra_bodies lists bodies or insertion pours them)");
 }
 
 /// Growth needs rods, and rods must be able to divide: division_length must
@@ -271,7 +274,11 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
            }) &&
            bodies;
   if (bodies)
-    attempt([](MapReader& t, SimulationConfig& c) { checkBodyCount(c, t.map("bodies")); });
+    attempt([](MapReader& t, SimulationConfig& c) {
+      const YAML::Node pours = t.get("insertion");
+      checkBodyCount(c, t.map("bodies"),
+                     pours.IsDefined() && pours.IsSequence() && pours.size() > 0);
+    });
   attempt([](MapReader& t, SimulationConfig& c) {
     c.walls = config_detail::parseWalls(t.context(), t.get("walls"));
   });
@@ -305,6 +312,30 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   attempt([](MapReader& t, SimulationConfig& c) {
     c.domain = config_detail::parseDomain(t.map("domain"));
   });
+  // A rigid bed cannot yield to a wall pushed into it: the piston needs
+  // compliant contacts (docs/boundaries.md#force-controlled-walls).
+  if (contact)
+    for (std::size_t i = 0; i < config.walls.size(); ++i)
+      if (config.walls[i].force_control.enabled() && !(config.contact.compliance > 0.0)) {
+        errors.others.push_back(
+            ctx.source + ": walls: " + config.walls[i].name +
+            " is force-controlled and contact.compliance = 0; expected contact.compliance > 0 "
+            "(the bodies between a pushed wall and a rigid one must yield; see "
+            "docs/boundaries.md#force-controlled-walls)");
+        break;
+      }
+  const bool insertion = attempt([](MapReader& t, SimulationConfig& c) {
+    c.insertion = config_detail::parseInsertion(t.context(), t.get("insertion"));
+  });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.outlets = config_detail::parseOutlets(t.context(), t.get("outlets"));
+  });
+  // Inserted bodies take ids from a range of their own; growing cells'
+  // daughters use the whole id space (growth.cpp).
+  if (insertion && growth && !config.insertion.empty() && config.growth.rate > 0.0)
+    errors.others.push_back(ctx.source +
+                            ": insertion: not available with growth.rate > 0 (growing cells "
+                            "use every body id); remove one of them");
   top.finish();
   errors.addUnknownKeysOfUnfinishedMaps(ctx);
   if (!errors.empty()) throw ConfigError(errors.report());

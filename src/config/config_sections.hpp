@@ -18,6 +18,12 @@ void rejectOtherShapeKeys(MapReader& section, const ShapeTraits& shape,
                           const std::string& shape_key, bool generated_only);
 
 SimulationSection parseSimulation(MapReader section);
+/// A generator region: {type: box, min, max} or {type: cylinder, center, radius, z_min, z_max}.
+Region parseRegion(MapReader r);
+/// `node` is the value of the top-level `insertion` key (a list, or undefined).
+std::vector<InsertionSource> parseInsertion(const ParseContext& ctx, const YAML::Node& node);
+/// `node` is the value of the top-level `outlets` key (a list, or undefined).
+std::vector<OutletSpec> parseOutlets(const ParseContext& ctx, const YAML::Node& node);
 BodiesSection parseBodies(MapReader section);
 /// `node` is the value of the top-level `walls` key (a list, or undefined).
 std::vector<Wall> parseWalls(const ParseContext& ctx, const YAML::Node& node);

@@ -100,8 +100,26 @@ void emitBodies(YAML::Emitter& out, const BodiesSection& b) {
 
 /// A wall's load name (when it is not its name) and its motion, as a table.
 void emitWallExtras(YAML::Emitter& out, const Wall& w) {
+  if (w.hasRectangularHole()) {
+    out << YAML::Key << "hole" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "type" << YAML::Value << "rectangle";
+    out << YAML::Key << "size" << YAML::Value << YAML::Flow << YAML::BeginSeq
+        << num(2.0 * w.hole_half_length) << num(2.0 * w.hole_half_width) << YAML::EndSeq;
+    emitVec3(out, "axis", w.hole_axis);
+    out << YAML::EndMap;
+  }
   if (w.load_name != w.name)
     out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
+  if (w.force_control.enabled()) {
+    out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
+    emitVec3(out, "pivot", w.motion.pivot);
+    out << YAML::Key << "force_control" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "mass" << YAML::Value << num(w.force_control.mass);
+    emitVec3(out, "force", w.force_control.force);
+    out << YAML::Key << "gravity" << YAML::Value << w.force_control.gravity;
+    out << YAML::EndMap << YAML::EndMap;
+    return;
+  }
   if (!w.motion.moves()) return;
   out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
   emitVec3(out, "pivot", w.motion.pivot);
@@ -135,7 +153,8 @@ void emitWalls(YAML::Emitter& out, const std::vector<Wall>& walls) {
       out << YAML::Key << "name" << YAML::Value << w.name;
       emitVec3(out, "point", w.point);
       emitVec3(out, "normal", w.normal);
-      if (holed_plane) out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
+      if (holed_plane && !w.hasRectangularHole())
+        out << YAML::Key << "hole_radius" << YAML::Value << num(w.inner_radius);
     } else if (w.kind == WallKind::Disc) {
       out << YAML::Key << "type" << YAML::Value << "disc";
       out << YAML::Key << "name" << YAML::Value << w.name;
@@ -299,6 +318,57 @@ void emitOutputSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::EndMap;
 }
 
+void emitInsertion(YAML::Emitter& out, const std::vector<InsertionSource>& sources) {
+  if (sources.empty()) return;
+  out << YAML::Key << "insertion" << YAML::Value << YAML::BeginSeq;
+  for (const InsertionSource& s : sources) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << s.name;
+    const BodiesSection& b = s.bodies;
+    const ShapeTraits& shape = shapeTraits(b.shape);
+    out << YAML::Key << "shape" << YAML::Value << shape.name;
+    const double* spread = b.shape == ShapeKind::Sphere ? &b.radius_spread : nullptr;
+    emitShapeSize(out, shape, b.radius, b.half_length, b.semi_axes, b.major_radius, spread);
+    if (b.random_orientation) out << YAML::Key << "random_orientation" << YAML::Value << true;
+    if (b.mass) out << YAML::Key << "mass" << YAML::Value << num(*b.mass);
+    if (b.density) out << YAML::Key << "density" << YAML::Value << num(*b.density);
+    emitRegion(out, s.region);
+    if (s.mass_rate)
+      out << YAML::Key << "mass_rate" << YAML::Value << num(*s.mass_rate);
+    else
+      out << YAML::Key << "rate" << YAML::Value << num(s.rate);
+    out << YAML::Key << "start" << YAML::Value << num(s.start);
+    if (s.end) out << YAML::Key << "end" << YAML::Value << num(*s.end);
+    if (s.count) out << YAML::Key << "count" << YAML::Value << *s.count;
+    out << YAML::Key << "every" << YAML::Value << num(s.every);
+    emitVec3(out, "velocity", s.velocity);
+    out << YAML::Key << "velocity_spread" << YAML::Value << num(s.velocity_spread);
+    out << YAML::Key << "attempts" << YAML::Value << s.attempts;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void emitOutlets(YAML::Emitter& out, const std::vector<OutletSpec>& outlets) {
+  if (outlets.empty()) return;
+  out << YAML::Key << "outlets" << YAML::Value << YAML::BeginSeq;
+  for (const OutletSpec& o : outlets) {
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << o.name;
+    if (o.kind == OutletSpec::Kind::Box) {
+      out << YAML::Key << "type" << YAML::Value << "box";
+      emitVec3(out, "min", o.min);
+      emitVec3(out, "max", o.max);
+    } else {
+      out << YAML::Key << "type" << YAML::Value << "plane";
+      emitVec3(out, "point", o.point);
+      emitVec3(out, "normal", o.normal);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "domain" << YAML::Value << YAML::BeginMap;
   if (c.domain.bounded) {
@@ -332,6 +402,8 @@ std::string configToYaml(const SimulationConfig& c) {
   emitParallelSection(out, c);
   emitOutputSection(out, c);
   emitDomainSection(out, c);
+  emitInsertion(out, c.insertion);
+  emitOutlets(out, c.outlets);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
@@ -358,10 +430,13 @@ walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside
             normal, radius, inner_radius (0)} | {type: cone, point, axis ([0,0,1]), radius,
             top_radius, height} | {type: mesh, file (.stl|.vtp|.vtk, relative to the
             config), scale (1), translate ([0,0,0]), rotate {axis, angle_deg}}; a plane
-            may have hole_radius; each may have a name,
+            may have hole_radius, a plane or disc hole: {type: rectangle, size: [a,b],
+            axis}; each may have a name,
             load (metrics name of its load; default its name if given), motion: pivot (the
             wall's point; box: centre; mesh: translate), velocity, angular_velocity
-            ([0,0,0]) | table (rows time, velocity, angular_velocity)
+            ([0,0,0]) | table (rows time, velocity, angular_velocity) | force_control
+            (plane/disc: mass (>0), force ([0,0,0]), gravity (true); needs
+            contact.compliance >0)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),
@@ -394,6 +469,11 @@ output:     dir (output), vtk_every (int >=0, 0), contact_network (bool, false; 
             checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
 domain:     min, max ([x,y,z], both or neither; none = unbounded),
             on_exit (remove|abort, remove): bodies leaving the box
+insertion:  optional list of {name, shape and size keys as bodies, mass | density, region,
+            rate (>0, bodies/s) | mass_rate (>0, kg/s), start (>=0, 0), end (>start) |
+            count (int >=1), every (>=0 s, 0 = each step), velocity ([0,0,0]),
+            velocity_spread (>=0, 0), attempts (int >=1, 50)}
+outlets:    optional list of {name, type: box, min, max | type: plane, point, normal}
 )";
 }
 

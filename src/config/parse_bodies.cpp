@@ -35,33 +35,6 @@ void checkAffordable(MapReader& g, const std::string& key, long count) {
   }
 }
 
-Region parseRegion(MapReader r) {
-  Region region;
-  const std::string type = r.requiredChoice("type", {"box", "cylinder"});
-  if (type == "box") {
-    region.kind = Region::Kind::Box;
-    region.min_corner = r.requiredVec3("min");
-    region.max_corner = r.requiredVec3("max");
-    for (int i = 0; i < 3; ++i) {
-      if (!(region.max_corner[i] > region.min_corner[i])) {
-        r.fail("max", "every component greater than " + r.keyPath("min"));
-      }
-    }
-  } else {
-    region.kind = Region::Kind::Cylinder;
-    const Eigen::Vector2d center = r.vec2("center", Eigen::Vector2d::Zero());
-    region.center = Vec3(center.x(), center.y(), 0.0);
-    region.radius = r.requiredNumber("radius", Range::positive());
-    const double z_min = r.requiredNumber("z_min", Range::any());
-    const double z_max = r.requiredNumber("z_max", Range::any());
-    if (!(z_max > z_min)) r.fail("z_max", "a number > " + r.keyPath("z_min"));
-    region.min_corner = Vec3(center.x() - region.radius, center.y() - region.radius, z_min);
-    region.max_corner = Vec3(center.x() + region.radius, center.y() + region.radius, z_max);
-  }
-  r.finish();
-  return region;
-}
-
 /// Where a chainmail lies when no region is given: a box centred on the origin
 /// just enclosing the rings (spacing 2.9 R, see chainmail_generator.cpp).
 Region chainmailDefaultRegion(const BodiesSection& b) {
@@ -125,6 +98,33 @@ void parseGenerator(MapReader g, BodiesSection& out) {
 }
 
 }  // namespace
+
+Region parseRegion(MapReader r) {
+  Region region;
+  const std::string type = r.requiredChoice("type", {"box", "cylinder"});
+  if (type == "box") {
+    region.kind = Region::Kind::Box;
+    region.min_corner = r.requiredVec3("min");
+    region.max_corner = r.requiredVec3("max");
+    for (int i = 0; i < 3; ++i) {
+      if (!(region.max_corner[i] > region.min_corner[i])) {
+        r.fail("max", "every component greater than " + r.keyPath("min"));
+      }
+    }
+  } else {
+    region.kind = Region::Kind::Cylinder;
+    const Eigen::Vector2d center = r.vec2("center", Eigen::Vector2d::Zero());
+    region.center = Vec3(center.x(), center.y(), 0.0);
+    region.radius = r.requiredNumber("radius", Range::positive());
+    const double z_min = r.requiredNumber("z_min", Range::any());
+    const double z_max = r.requiredNumber("z_max", Range::any());
+    if (!(z_max > z_min)) r.fail("z_max", "a number > " + r.keyPath("z_min"));
+    region.min_corner = Vec3(center.x() - region.radius, center.y() - region.radius, z_min);
+    region.max_corner = Vec3(center.x() + region.radius, center.y() + region.radius, z_max);
+  }
+  r.finish();
+  return region;
+}
 
 void rejectUnless(MapReader& s, const std::string& key, bool applies, const std::string& why) {
   if (applies || !s.has(key)) return;

@@ -5,6 +5,7 @@
 #include "grains/geometry/triangle_mesh.hpp"
 #include "grains/io/mesh_reader.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -12,6 +13,12 @@
 namespace grains::config_detail {
 
 namespace {
+
+/// A unit vector perpendicular to `normal` (the default first side of a hole).
+Vec3 anyAxisIn(const Vec3& normal) {
+  const Vec3 trial = std::abs(normal.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  return (trial - trial.dot(normal) * normal).normalized();
+}
 
 /// One row of walls.N.motion.table.
 WallMotionRow parseMotionRow(MapReader r, double after, bool first) {
@@ -25,13 +32,39 @@ WallMotionRow parseMotionRow(MapReader r, double after, bool first) {
   return row;
 }
 
+/// walls.N.motion.force_control: a piston of a mass driven by a force
+/// along the wall's normal (core/force_control.hpp).
+ForceControl parseForceControl(MapReader f, const std::string& type) {
+  if (type != "plane" && type != "disc")
+    throwPathError(f.context(), f.yaml(), f.path(),
+                   "not available for a wall of type " + type +
+                       "; expected a plane or a disc (a force-controlled wall moves along its "
+                       "normal)");
+  ForceControl out;
+  out.mass = f.requiredNumber("mass", Range::positive());
+  out.force = f.vec3("force", Vec3::Zero());
+  out.gravity = f.boolean("gravity", true);
+  f.finish();
+  return out;
+}
+
 /// walls.N.motion: constant velocities, or a table of them; the pivot
-/// defaults to `default_pivot`.
-WallMotion parseMotion(MapReader m, const Vec3& default_pivot) {
+/// defaults to `default_pivot`. Or a force control (`force`).
+WallMotion parseMotion(MapReader m, const Vec3& default_pivot, const std::string& type,
+                       ForceControl& force) {
   WallMotion motion;
   motion.pivot = default_pivot;  // also the point a resting wall's torque is about
   if (!m.yaml().IsDefined()) return motion;
   motion.pivot = m.vec3("pivot", default_pivot);
+  if (m.has("force_control")) {
+    for (const char* key : {"velocity", "angular_velocity", "table"})
+      rejectUnless(m, key, false,
+                   "a force-controlled wall moves as its force drives it; " +
+                       m.keyPath("force_control") + " is given");
+    force = parseForceControl(m.map("force_control"), type);
+    m.finish();
+    return motion;
+  }
   const YAML::Node table = m.get("table");
   if (table.IsDefined()) {
     for (const char* key : {"velocity", "angular_velocity"})
@@ -120,6 +153,30 @@ Wall parseMeshWall(MapReader& w, const std::string& name) {
   return wall;
 }
 
+/// walls.N.hole: a rectangular orifice about the wall's point, sides `size`
+/// along `axis` (projected into the sheet) and normal x axis.
+void parseRectangularHole(MapReader h, Wall& wall) {
+  h.requiredChoice("type", {"rectangle"});
+  const YAML::Node size_node = h.get("size");
+  if (!size_node.IsDefined()) h.failMissing("size", "[a, b]: the sides of the hole [m]");
+  const Eigen::Vector2d size = h.vec2("size", Eigen::Vector2d::Zero());
+  if (!(size.minCoeff() > 0.0)) h.fail("size", "two numbers > 0 [a, b] (the sides of the hole)");
+  const Vec3 axis = h.vec3("axis", anyAxisIn(wall.normal), /*nonzero=*/true);
+  const Vec3 in_sheet = axis - axis.dot(wall.normal) * wall.normal;
+  if (!(in_sheet.norm() > 1e-6 * axis.norm()))
+    h.fail("axis", "a direction not along the wall's normal (the first side of the hole)");
+  // A unit axis in the sheet is kept as given (the effective config reads
+  // back to the same bits).
+  wall.hole_axis = std::abs(in_sheet.norm() - 1.0) < 1e-12 ? in_sheet : in_sheet.normalized();
+  wall.hole_half_length = 0.5 * size.x();
+  wall.hole_half_width = 0.5 * size.y();
+  if (!(0.5 * size.norm() < wall.radius))
+    h.fail("size", "a hole inside the disc: half its diagonal (" +
+                       formatNumber("%g", 0.5 * size.norm()) + ") < the disc's radius (" +
+                       formatNumber("%g", wall.radius) + ")");
+  h.finish();
+}
+
 void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const std::size_t first = walls.size();
   const std::string type =
@@ -138,9 +195,16 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
     // A plane with a round hole about `point` (a silo floor with an orifice)
     // is a disc without an outer rim: a two-sided sheet.
     const std::optional<double> hole = w.optionalNumber("hole_radius", Range::positive());
+    rejectUnless(w, "hole", !hole, w.keyPath("hole_radius") + " is given");
     walls.push_back(
         hole ? Wall::disc(point, normal, std::numeric_limits<double>::infinity(), *hole, name)
              : Wall::plane(point, normal, name));
+    // A plane with a rectangular hole (a silo floor with a slot): a two-sided
+    // sheet without an outer rim.
+    if (w.has("hole")) {
+      walls.back() = Wall::disc(point, normal, std::numeric_limits<double>::infinity(), 0.0, name);
+      parseRectangularHole(w.map("hole"), walls.back());
+    }
   } else if (type == "disc") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 normal = w.requiredVec3("normal", /*nonzero=*/true);
@@ -151,6 +215,8 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
                                  formatNumber("%g", radius) +
                                  " (the hole must lie inside the disc)");
     walls.push_back(Wall::disc(point, normal, radius, inner, name));
+    rejectUnless(w, "hole", inner == 0.0, w.keyPath("inner_radius") + " is given");
+    if (w.has("hole")) parseRectangularHole(w.map("hole"), walls.back());
   } else if (type == "cone") {
     const Vec3 point = w.vec3("point", Vec3::Zero());
     const Vec3 axis = w.vec3("axis", Vec3::UnitZ(), /*nonzero=*/true);
@@ -185,9 +251,15 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
                      : type == "mesh" ? walls[first].mesh->source.translate
                                       : walls[first].point;
   const WallMotion motion = parseMotion(w.map("motion"), pivot);
+  // A box moves as one body about its centre by default.
+  const Vec3 pivot = type == "box" ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
+                                   : walls[first].point;
+  ForceControl force;
+  const WallMotion motion = parseMotion(w.map("motion"), pivot, type, force);
   for (std::size_t i = first; i < walls.size(); ++i) {
     walls[i].load_name = load;
     walls[i].motion = motion;
+    walls[i].force_control = force;
   }
   w.finish();
 }

@@ -9,6 +9,7 @@ Wall wallAt(const Wall& reference, double t) {
   w.point = pose.pivot + pose.rotation * (reference.point - reference.motion.pivot);
   w.normal = (pose.rotation * reference.normal).normalized();
   w.orientation = (pose.rotation * reference.orientation).normalized();
+  w.hole_axis = (pose.rotation * reference.hole_axis).normalized();
   w.velocity = reference.motion.velocityAt(t);
   return w;
 }
@@ -22,7 +23,7 @@ std::vector<Wall> wallsAt(const std::vector<Wall>& reference, double t) {
 
 bool anyWallMoves(const std::vector<Wall>& walls) {
   for (const Wall& w : walls)
-    if (w.motion.moves()) return true;
+    if (w.motion.moves() || w.force_control.enabled()) return true;
   return false;
 }
 

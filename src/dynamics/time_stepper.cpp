@@ -27,6 +27,9 @@ TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
       walls_move_(anyWallMoves(walls_)),
       walls_report_(std::any_of(walls_.begin(), walls_.end(),
                                 [](const Wall& w) { return !w.load_name.empty(); })),
+      force_controlled_(std::any_of(walls_.begin(), walls_.end(),
+                                    [](const Wall& w) { return w.force_control.enabled(); })),
+      force_control_(walls_.size()),
       solver_(std::move(solver)),
       constraints_(makeConstraintStrategy(settings_)) {
   // Only a method that finds the contacts a step creates beyond the envelope
@@ -82,7 +85,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   const double dt = settings_.assembly.dt;
   StepReport report;
   PhaseClock clock;
-  if (walls_move_) step_walls_ = wallsAt(walls_, time_);
+  if (walls_move_) step_walls_ = placedWalls(time_);
   prepareDomain(domain, step_index, report);
   const Reach reach = refreshHalo(domain);
   clock.lap(report.time_domain);
@@ -129,7 +132,9 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     auto g = gamma.getData();
     last_impulses_.assign(g.begin(), g.end());
   }
-  if (walls_report_) report.wall_loads = globalWallLoads(domain.comm(), contacts, block);
+  if (walls_report_ || force_controlled_)
+    report.wall_loads = globalWallLoads(domain.comm(), contacts, block);
+  if (force_controlled_) advanceForceControlled(report.wall_loads, dt);
   countTraffic(domain, system, report.solve.operator_applies);
   if (settings_.growth) {
     std::vector<Body> owned(domain.bodies().begin(),
@@ -194,6 +199,49 @@ std::vector<WallLoad> TimeStepper::globalWallLoads(const Comm& comm,
     loads[w].torque = Vec3(sums[3], sums[4], sums[5]);
   }
   return loads;
+}
+
+std::vector<Wall> TimeStepper::placedWalls(double t) const {
+  std::vector<Wall> walls = wallsAt(walls_, t);
+  placeForceControlled(walls, 0.0);
+  return walls;
+}
+
+void TimeStepper::setForceControlStates(std::vector<ForceControlState> states) {
+  if (states.size() != walls_.size())
+    throw std::invalid_argument("TimeStepper: " + std::to_string(states.size()) +
+                                " force-control states for " + std::to_string(walls_.size()) +
+                                " walls");
+  force_control_ = std::move(states);
+}
+
+void TimeStepper::placeForceControlled(std::vector<Wall>& walls, double ahead) const {
+  if (!force_controlled_) return;
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    if (!walls_[w].force_control.enabled()) continue;
+    const ForceControlState& s = force_control_[w];
+    const Vec3 n = walls_[w].normal;
+    const Vec3 shift = (s.displacement + ahead * s.velocity) * n;
+    walls[w].point += shift;
+    walls[w].velocity.pivot = walls_[w].motion.pivot + shift;
+    walls[w].velocity.linear = s.velocity * n;
+    walls[w].velocity.angular = Vec3::Zero();
+  }
+}
+
+void TimeStepper::advanceForceControlled(const std::vector<WallLoad>& loads, double dt) {
+  // Symplectic Euler: the wall moved with the velocity its contacts saw this
+  // step; the step's load then changes that velocity.
+  for (std::size_t w = 0; w < walls_.size(); ++w) {
+    const ForceControl& f = walls_[w].force_control;
+    if (!f.enabled()) continue;
+    const Vec3 n = walls_[w].normal;
+    Vec3 force = f.force + loads[w].force;
+    if (f.gravity) force += f.mass * settings_.assembly.motion.gravity;
+    ForceControlState& s = force_control_[w];
+    s.displacement += dt * s.velocity;
+    s.velocity += dt * n.dot(force) / f.mass;
+  }
 }
 
 double TimeStepper::maxWallSpeed(const BodyDomain& domain) const {
@@ -387,8 +435,10 @@ double TimeStepper::measureConstraints(BodyDomain& domain, const std::vector<Con
   }
   double overlap = 0.0;
   // The step ends with the walls where they are at its end.
-  const std::vector<Wall> end_walls =
+  std::vector<Wall> end_walls =
       walls_move_ ? wallsAt(walls_, time_ + settings_.assembly.dt) : std::vector<Wall>();
+  // Force-controlled walls have advanced to the step's end already.
+  if (walls_move_) placeForceControlled(end_walls, 0.0);
   for (double gap : constraints_->constraintGaps(contacts, moved, walls_move_ ? end_walls : walls_))
     overlap = std::max(overlap, -gap);
   return overlap;

@@ -63,6 +63,41 @@ ContactGeometry coneSphere(const Wall& wall, const Vec3& center, double radius) 
   return g;
 }
 
+/// A disc (or a plane: radius infinite) with a rectangular hole: the
+/// nearest point of the sheet is the centre's foot in the plane, moved onto
+/// the nearest side of the hole when the foot is in the hole, or onto the
+/// outer rim when it is beyond it.
+ContactGeometry slottedSheetSphere(const Wall& wall, const Vec3& center, double radius) {
+  const Vec3 rel = center - wall.point;
+  const double height = wall.normal.dot(rel);
+  const Vec3 in_plane = rel - height * wall.normal;
+  const Vec3 u = wall.hole_axis, v = wall.normal.cross(u);
+  const double x = in_plane.dot(u), y = in_plane.dot(v);
+  const double to_x = wall.hole_half_length - std::abs(x),
+               to_y = wall.hole_half_width - std::abs(y);
+  Vec3 nearest = in_plane;
+  if (to_x > 0.0 && to_y > 0.0) {
+    // In the hole: the foot on the nearest side.
+    nearest = to_x <= to_y ? Vec3(std::copysign(wall.hole_half_length, x) * u + y * v)
+                           : Vec3(x * u + std::copysign(wall.hole_half_width, y) * v);
+  } else if (in_plane.norm() > wall.radius) {
+    nearest = wall.radius * in_plane.normalized();
+  }
+  ContactGeometry g;
+  g.point_a = wall.point + nearest;
+  const Vec3 off = center - g.point_a;
+  const double dist = off.norm();
+  if (nearest == in_plane || !(dist > 1e-300)) {
+    g.normal = height >= 0.0 ? wall.normal : Vec3(-wall.normal);
+    g.gap = std::abs(height) - radius;
+  } else {
+    g.normal = off / dist;
+    g.gap = dist - radius;
+  }
+  g.point_b = center - radius * g.normal;
+  return g;
+}
+
 }  // namespace
 
 ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) {
@@ -91,6 +126,7 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
       return g;
     }
     case WallKind::Disc: {
+      if (wall.hasRectangularHole()) return slottedSheetSphere(wall, center, radius);
       // The nearest point of the ring: the foot of the centre in the plane,
       // moved radially into [inner_radius, radius]. Over the ring the normal
       // is the plane's, towards the sphere's side; off it (in the hole or

@@ -15,7 +15,14 @@ bool crossesDisc(const Wall& wall, const Vec3& from, const Vec3& to) {
   if (!(s0 * s1 < 0.0)) return false;  // same side, or touching the plane only
   const Vec3 x = from + (s0 / (s0 - s1)) * (to - from);
   const Vec3 d = x - wall.point;
-  const double radial = (d - wall.normal.dot(d) * wall.normal).norm();
+  const Vec3 in_sheet = d - wall.normal.dot(d) * wall.normal;
+  const double radial = in_sheet.norm();
+  if (wall.hasRectangularHole()) {
+    const Vec3 second = wall.normal.cross(wall.hole_axis);
+    if (std::abs(in_sheet.dot(wall.hole_axis)) < wall.hole_half_length &&
+        std::abs(in_sheet.dot(second)) < wall.hole_half_width)
+      return false;  // through the orifice
+  }
   return radial >= wall.inner_radius && radial <= wall.radius;
 }
 

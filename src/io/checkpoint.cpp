@@ -326,6 +326,12 @@ void writeFile(const std::string& path, const CheckpointState& s, MPI_Comm comm)
             {"m", "lo_x lo_y lo_z hi_x hi_y hi_z"});
   writeRows(file, "config", H5T_NATIVE_CHAR, s.config_yaml.data(), root ? s.config_yaml.size() : 0,
             1, comm);
+  std::vector<double> pistons;
+  if (root)
+    for (const ForceControlState& f : s.force_control)
+      pistons.insert(pistons.end(), {f.displacement, f.velocity});
+  writeRows(file, "force_control", H5T_NATIVE_DOUBLE, pistons.data(), pistons.size() / 2, 2, comm,
+            {"m, m/s", "displacement velocity"});
   file.close("cannot close (flush) the file");
 }
 
@@ -360,6 +366,14 @@ CheckpointState readFile(const std::string& path, MPI_Comm comm) {
   const std::vector<char> config =
       readRows<char>(file, "config", H5T_NATIVE_CHAR, 1, 0, rowCount(file, "config", 1));
   s.config_yaml.assign(config.begin(), config.end());
+  // Every rank reads the walls' states (global quantities); older
+  // checkpoints have none.
+  std::vector<double> pistons;
+  if (H5Lexists(file, "force_control", H5P_DEFAULT) > 0)
+    pistons = readRows<double>(file, "force_control", H5T_NATIVE_DOUBLE, 2, 0,
+                               rowCount(file, "force_control", 2));
+  for (std::size_t k = 0; k + 1 < pistons.size(); k += 2)
+    s.force_control.push_back({pistons[k], pistons[k + 1]});
 
   const auto ranks = static_cast<unsigned long long>(s.ranks);
   const auto body_counts = readRows<long long>(file, "body_counts", H5T_NATIVE_LLONG, 1, 0, ranks);

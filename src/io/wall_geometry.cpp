@@ -99,6 +99,18 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
         outer = std::max(
             {std::abs(u0), std::abs(u1), std::abs(v0), std::abs(v1), 2.0 * wall.inner_radius});
       }
+      if (wall.hasRectangularHole()) {
+        // Four quads around the hole, out to a square of half side `outer`.
+        const Vec3 a = wall.hole_axis, b = wall.normal.cross(a);
+        const double x = wall.hole_half_length, y = wall.hole_half_width;
+        const double r = std::max(outer, 2.0 * std::hypot(x, y));
+        const Vec3& c = wall.point;
+        quad(c - r * a - r * b, c + r * a - r * b, c + r * a - y * b, c - r * a - y * b, id);
+        quad(c - r * a + y * b, c + r * a + y * b, c + r * a + r * b, c - r * a + r * b, id);
+        quad(c - r * a - y * b, c - x * a - y * b, c - x * a + y * b, c - r * a + y * b, id);
+        quad(c + x * a - y * b, c + r * a - y * b, c + r * a + y * b, c + x * a + y * b, id);
+        continue;
+      }
       for (int s = 0; s < cylinder_segments; ++s) {
         const Vec3 e0 = std::cos(s * step) * u + std::sin(s * step) * v;
         const Vec3 e1 = std::cos((s + 1) * step) * u + std::sin((s + 1) * step) * v;

@@ -202,6 +202,9 @@ void BodyDomain::repartition() {
   dropGhosts();
   ++repartitions_;
   if (comm_->getSize() == 1) return;
+  // Nothing to partition yet (bodies poured later): the boxes stay as they
+  // are (at first rank 0 owns all of space) until there are bodies.
+  if (globalBodyCount() == 0) return;
   std::vector<double> weights(num_owned_);
   for (std::size_t i = 0; i < num_owned_; ++i) weights[i] = bodyLoad(bodies_[i]);
   Partition partition = partitionBodies(bodies_, weights, settings_.partitioner, comm_);

@@ -22,6 +22,11 @@ struct SupervisorSettings {
   int max_halvings = 3;
   double tolerance = 0.0;  ///< the solver's, for messages
   DomainSection domain;
+  /// Open boundaries: sources poured at the start of each step, outlets
+  /// emptied before it (docs/boundaries.md).
+  std::vector<InsertionSource> insertion;
+  std::vector<OutletSpec> outlets;
+  unsigned long seed = 0;  ///< simulation.seed (inserted bodies' draws)
   std::optional<FaultInjection> fault;
 };
 
@@ -34,6 +39,9 @@ struct SupervisedStep {
   int halvings = 0;          ///< dt was halved this many times (0: solved at dt)
   long removed = 0;          ///< bodies removed for leaving the domain (all ranks)
   bool unconverged = false;  ///< the step was kept without reaching the tolerance
+  /// metrics.csv columns of the open boundaries: inserted_<source>,
+  /// insertion_missed, discharged_<outlet>, discharged_<outlet>_mass.
+  std::vector<std::pair<std::string, double>> boundary_columns;
   /// Lines for the log (complete on rank 0 only): removed bodies, retries,
   /// non-convergence.
   std::vector<std::string> warnings;
@@ -52,6 +60,7 @@ class StepSupervisor {
   struct Snapshot {
     std::vector<Body> owned;
     std::vector<WarmStartRecord> warm_start;
+    std::vector<ForceControlState> force_control;
   };
   Snapshot snapshot(const BodyDomain& domain) const;
   void restore(BodyDomain& domain, const Snapshot& snap);
@@ -64,6 +73,8 @@ class StepSupervisor {
   void checkFinite(BodyDomain& domain, long step, const StepReport& report, const Snapshot& before);
   /// Bodies whose centre is outside the domain box (at the start of `step`).
   long removeEscaped(BodyDomain& domain, long step, std::vector<std::string>& warnings);
+  /// Empties the outlets and records their columns (collective).
+  void dischargeAtOutlets(BodyDomain& domain, SupervisedStep& out);
   [[noreturn]] void fail(BodyDomain& domain, const Snapshot& before, const std::string& message);
 
   TimeStepper& stepper_;

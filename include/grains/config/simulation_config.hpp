@@ -158,6 +158,34 @@ PeriodicBox periodicBoxOf(const DomainSection& domain);
 /// of one neighbour.
 void checkPeriodicBoxFits(const DomainSection& domain, double max_radius);
 
+/// One `insertion` source (docs/boundaries.md#pouring): bodies made like the
+/// generators' (`bodies` holds shape, radius, radius_spread, density or mass,
+/// random_orientation) appear in `region` at `rate` bodies per second from
+/// `start`, in batches every `every` seconds, until `end` or `count` bodies.
+struct InsertionSource {
+  std::string name;
+  BodiesSection bodies;  ///< the body template (its generator fields are unused)
+  Region region;
+  double rate = 0.0;                ///< [bodies/s] (> 0; derived from mass_rate if given)
+  std::optional<double> mass_rate;  ///< [kg/s] as configured
+  double start = 0.0;               ///< [s]
+  std::optional<double> end;        ///< [s]; none: no end (or `count`)
+  std::optional<long> count;        ///< total bodies of this source
+  double every = 0.0;               ///< [s] between batches; 0 = every step
+  Vec3 velocity = Vec3::Zero();     ///< initial velocity [m/s]
+  double velocity_spread = 0.0;     ///< each component +- this, uniform [m/s]
+  long attempts = 50;               ///< random positions tried per body
+};
+
+/// One `outlets` entry (docs/boundaries.md#outlets): a body whose centre is
+/// inside the box, or behind the plane (n.(x - p) < 0), is removed and counted.
+struct OutletSpec {
+  enum class Kind : int { Box = 0, Plane = 1 } kind = Kind::Box;
+  std::string name;
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();        ///< box
+  Vec3 point = Vec3::Zero(), normal = Vec3::UnitZ();  ///< plane (unit normal)
+};
+
 struct OutputSection {
   std::string dir = "output";
   long vtk_every = 0;                   ///< 0 = no VTK output
@@ -201,6 +229,8 @@ struct SimulationConfig {
   ParallelSection parallel;
   OutputSection output;
   DomainSection domain;
+  std::vector<InsertionSource> insertion;
+  std::vector<OutletSpec> outlets;
 };
 
 }  // namespace grains

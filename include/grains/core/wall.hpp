@@ -3,6 +3,7 @@
 // scenario is built, so the contact code only knows planes and cylinders. A
 // wall may move rigidly (wall_motion.hpp): the stepper places it at each
 // step's start time with wallAt.
+#include "grains/core/force_control.hpp"
 #include "grains/core/types.hpp"
 #include "grains/core/wall_motion.hpp"
 
@@ -56,9 +57,15 @@ struct Wall {
   Vec3 normal = Vec3::UnitZ();  ///< plane: unit normal into free space; cylinder: unit axis
   double radius = 0.0;          ///< cylinder radius; disc: outer radius (may be infinite)
   double inner_radius = 0.0;    ///< disc: radius of its hole (0: none)
-  double top_radius = 0.0;      ///< cone: radius of the far rim
-  double height = 0.0;          ///< cone: distance of the far rim along the axis
-  std::string name;             ///< for messages and output
+  /// disc: half the sides of a rectangular hole about `point` (zero: none),
+  /// the first along hole_axis (a unit vector in the sheet), the second along
+  /// normal x hole_axis (docs/boundaries.md#a-rectangular-orifice).
+  double hole_half_length = 0.0, hole_half_width = 0.0;
+  Vec3 hole_axis = Vec3::UnitX();
+  bool hasRectangularHole() const { return hole_half_length > 0.0; }
+  double top_radius = 0.0;  ///< cone: radius of the far rim
+  double height = 0.0;      ///< cone: distance of the far rim along the axis
+  std::string name;         ///< for messages and output
   /// metrics.csv reports the load of the walls sharing this name (empty: not reported).
   std::string load_name;
   /// mesh: the triangles in the mesh's frame (shared, never changed).
@@ -66,6 +73,8 @@ struct Wall {
   /// mesh: rotation of the mesh's frame (identity at t = 0; wallAt turns it).
   Quat orientation = Quat::Identity();
   WallMotion motion;  ///< prescribed motion from the pose above at t = 0
+  /// Instead of `motion`: a piston driven by a force (force_control.hpp).
+  ForceControl force_control;
   /// The surface velocity field at the time the wall was placed (wallAt);
   /// zero for a wall that does not move.
   WallVelocity velocity;
@@ -127,7 +136,7 @@ Wall wallAt(const Wall& reference, double t);
 /// Every wall placed at time `t`.
 std::vector<Wall> wallsAt(const std::vector<Wall>& reference, double t);
 
-/// True if any wall has a prescribed motion.
+/// True if any wall has a prescribed motion or is force-controlled.
 bool anyWallMoves(const std::vector<Wall>& walls);
 
 }  // namespace grains

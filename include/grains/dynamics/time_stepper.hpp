@@ -149,6 +149,14 @@ class TimeStepper {
   /// start of the last step.
   const std::vector<Wall>& walls() const { return walls_; }
   const std::vector<Wall>& stepWalls() const { return step_walls_; }
+  /// The walls at time `t` with the force-controlled ones where their state
+  /// puts them now (between steps: at the time of the next step's start).
+  std::vector<Wall> placedWalls(double t) const;
+  /// One state per wall (force_control.hpp; unused for the others): in
+  /// checkpoints, and restored when a step is redone or a run restarts.
+  const std::vector<ForceControlState>& forceControlStates() const { return force_control_; }
+  /// Throws std::invalid_argument unless there is one state per wall.
+  void setForceControlStates(std::vector<ForceControlState> states);
 
  private:
   StepperSettings settings_;
@@ -156,7 +164,14 @@ class TimeStepper {
   /// The walls at the start of the current step (walls_ when none moves).
   std::vector<Wall> step_walls_;
   bool walls_move_ = false;
-  bool walls_report_ = false;  ///< some wall's load goes to the metrics
+  bool walls_report_ = false;      ///< some wall's load goes to the metrics
+  bool force_controlled_ = false;  ///< some wall is force-controlled
+  std::vector<ForceControlState> force_control_;
+  /// Moves the force-controlled walls of `walls` (placed by wallsAt) to their
+  /// state `ahead` seconds after the current one.
+  void placeForceControlled(std::vector<Wall>& walls, double ahead) const;
+  /// Integrates the force-controlled walls over the step from its loads.
+  void advanceForceControlled(const std::vector<WallLoad>& loads, double dt);
   double time_ = 0.0;
   std::unique_ptr<Solver> solver_;
   WarmStartCache warm_start_;

@@ -5,6 +5,7 @@
 // the previous checkpoint intact.
 #include "grains/constraint/warm_start.hpp"
 #include "grains/core/body.hpp"
+#include "grains/core/force_control.hpp"
 #include "grains/parallel/body_domain.hpp"
 
 #include <mpi.h>
@@ -34,6 +35,9 @@ struct CheckpointState {
   std::string config_yaml;  ///< the effective config (configToYaml)
   std::vector<Body> bodies;
   std::vector<WarmStartRecord> warm_start;
+  /// One state per wall (force-controlled walls: where the piston is; the
+  /// same on every rank). Empty in checkpoints written without it.
+  std::vector<ForceControlState> force_control;
   int ranks = 1;  ///< ranks of the run that wrote it
   DomainLayout layout;
   /// Read: true when comm has as many ranks as the writer; then each rank got

@@ -29,6 +29,18 @@ TEST(WallCrossing, FloorWithAnOrificeIsCrossedOutsideTheHole) {
   EXPECT_FALSE(pathCrossesThinWall(floor, Vec3(0.1, 0, 1.01), Vec3(0.1, 0, 0.9)));
 }
 
+TEST(WallCrossing, FloorWithASlotIsCrossedOutsideTheSlot) {
+  // A slot 0.4 long along y and 0.1 wide along x in the floor z = 0.
+  Wall floor =
+      Wall::disc(Vec3::Zero(), Vec3::UnitZ(), std::numeric_limits<double>::infinity(), 0.0);
+  floor.hole_half_length = 0.2;
+  floor.hole_half_width = 0.05;
+  floor.hole_axis = Vec3::UnitY();
+  EXPECT_FALSE(pathCrossesThinWall(floor, Vec3(0.04, 0.15, 0.1), Vec3(0.04, 0.15, -0.1)));
+  EXPECT_TRUE(pathCrossesThinWall(floor, Vec3(0.06, 0.15, 0.1), Vec3(0.06, 0.15, -0.1)));
+  EXPECT_TRUE(pathCrossesThinWall(floor, Vec3(0.04, 0.25, 0.1), Vec3(0.04, 0.25, -0.1)));
+}
+
 TEST(WallCrossing, ConeBandIsCrossedBetweenItsRims) {
   // A hopper: radius 0.5 at z = 0 widening to 1.5 at z = 1.
   const Wall hopper = Wall::cone(Vec3::Zero(), Vec3::UnitZ(), 0.5, 1.5, 1.0);

@@ -1,0 +1,93 @@
+// A force-controlled wall (a piston: docs/boundaries.md#force-controlled-walls)
+// against its equilibrium: a piston of mass m pressed down by a force F onto
+// a sphere of mass m_s resting on a floor comes to rest with the load
+// F + m g on it and F + (m + m_s) g on the floor, and at rest the contacts
+// are compressed by load * compliance (SPOOK, Lacoursiere (2013) eqs. 17-21).
+#include "grains/dynamics/time_stepper.hpp"
+
+#include <gtest/gtest.h>
+#include <Tpetra_Core.hpp>
+
+#include <cmath>
+
+namespace grains {
+namespace {
+
+constexpr double kG = 9.81;
+constexpr double kRadius = 0.1;
+constexpr double kSphereMass = 1.0;
+constexpr double kPistonMass = 0.5;
+constexpr double kForce = 10.0;       // [N] pressing down
+constexpr double kCompliance = 1e-4;  // [m/N]
+constexpr double kDt = 1e-3;
+
+TimeStepper pistonOverSphere() {
+  StepperSettings s;
+  s.assembly.dt = kDt;
+  s.assembly.friction = FrictionModel::Frictionless;
+  s.assembly.motion.gravity = Vec3(0, 0, -kG);
+  s.assembly.compliance = kCompliance;
+  s.envelope = 0.01;
+  SolverSettings solver;
+  solver.tolerance = 1e-12;
+  solver.max_iterations = 20000;
+  Wall floor = Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor");
+  floor.load_name = "floor";
+  // The piston starts 1 cm above the sphere's top.
+  Wall piston = Wall::plane(Vec3(0, 0, 2 * kRadius + 0.01), -Vec3::UnitZ(), "piston");
+  piston.load_name = "piston";
+  piston.force_control.mass = kPistonMass;
+  piston.force_control.force = Vec3(0, 0, -kForce);
+  return TimeStepper(
+      s, {floor, piston},
+      SolverRegistry::instance().create("apgd", solver, FrictionModel::Frictionless));
+}
+
+TEST(ForceControlledWall, APistonComesToRestWithItsForceAndWeightOnTheBed) {
+  BodyDomain domain(Tpetra::getDefaultComm(),
+                    {makeSphere(0, kRadius, kSphereMass, Vec3(0, 0, kRadius))});
+  TimeStepper stepper = pistonOverSphere();
+  StepReport last;
+  for (int k = 0; k < 3000; ++k) last = stepper.step(domain, k);
+  const ForceControlState& piston = stepper.forceControlStates()[1];
+  const double on_piston = kForce + kPistonMass * kG;
+  const double on_floor = on_piston + kSphereMass * kG;
+  ASSERT_EQ(last.wall_loads.size(), 2u);
+  // The bodies push the piston up and the floor down.
+  EXPECT_NEAR(last.wall_loads[1].force.z(), on_piston, 1e-3 * on_piston);
+  EXPECT_NEAR(last.wall_loads[0].force.z(), -on_floor, 1e-3 * on_floor);
+  EXPECT_NEAR(piston.velocity, 0.0, 1e-6);
+  // It moved down (along its normal -z) the 1 cm gap and compresses both
+  // contacts by load * compliance.
+  const double expected = 0.01 + kCompliance * (on_piston + on_floor);
+  EXPECT_NEAR(piston.displacement, expected, 0.02 * kCompliance * on_floor);
+  EXPECT_NEAR(stepper.placedWalls(stepper.time())[1].point.z(),
+              2 * kRadius + 0.01 - piston.displacement, 1e-12);
+}
+
+TEST(ForceControlledWall, FallsFreelyUntilItTouches) {
+  BodyDomain domain(Tpetra::getDefaultComm(),
+                    {makeSphere(0, kRadius, kSphereMass, Vec3(0, 0, kRadius))});
+  TimeStepper stepper = pistonOverSphere();
+  // 20 ms: the piston (a = g + F / m = 29.81 m/s^2) falls 6 mm of its 1 cm.
+  const int steps = 20;
+  for (int k = 0; k < steps; ++k) stepper.step(domain, k);
+  const double a = kG + kForce / kPistonMass;
+  const ForceControlState& piston = stepper.forceControlStates()[1];
+  // Along the piston's normal (down).
+  EXPECT_NEAR(piston.velocity, a * steps * kDt, 1e-12);
+  // Symplectic Euler: x_n = a dt^2 n (n - 1) / 2.
+  EXPECT_NEAR(piston.displacement, a * kDt * kDt * steps * (steps - 1) / 2.0, 1e-12);
+}
+
+TEST(ForceControlledWall, StatesAreRestoredOnePerWall) {
+  TimeStepper stepper = pistonOverSphere();
+  // 2 cm up (against its normal), moving down at 0.5 m/s.
+  stepper.setForceControlStates({{0.0, 0.0}, {-0.02, 0.5}});
+  EXPECT_NEAR(stepper.placedWalls(0.0)[1].point.z(), 2 * kRadius + 0.03, 1e-15);
+  EXPECT_EQ(stepper.placedWalls(0.0)[1].velocity.linear, Vec3(0, 0, -0.5));
+  EXPECT_THROW(stepper.setForceControlStates({{0.0, 0.0}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace grains
