@@ -250,10 +250,6 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
   const Vec3 pivot = type == "box"    ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
                      : type == "mesh" ? walls[first].mesh->source.translate
                                       : walls[first].point;
-  const WallMotion motion = parseMotion(w.map("motion"), pivot);
-  // A box moves as one body about its centre by default.
-  const Vec3 pivot = type == "box" ? Vec3(0.5 * (walls[first].point + walls[first + 1].point))
-                                   : walls[first].point;
   ForceControl force;
   const WallMotion motion = parseMotion(w.map("motion"), pivot, type, force);
   for (std::size_t i = first; i < walls.size(); ++i) {
