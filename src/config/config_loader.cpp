@@ -293,6 +293,9 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
   attempt([](MapReader& t, SimulationConfig& c) {
     c.domain = config_detail::parseDomain(t.map("domain"));
   });
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.measurements = config_detail::parseMeasurements(t.context(), t.get("measurements"));
+  });
   top.finish();
   errors.addUnknownKeysOfUnfinishedMaps(ctx);
   if (!errors.empty()) throw ConfigError(errors.report());

@@ -299,6 +299,41 @@ void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::EndMap;
 }
 
+void emitMeasurements(YAML::Emitter& out, const MeasurementsSection& section) {
+  if (section.list.empty()) return;
+  static const char* const kinds[] = {"coordination", "packing_fraction", "stress", "fabric",
+                                      "grid",         "mass_flow"};
+  out << YAML::Key << "measurements" << YAML::Value << YAML::BeginSeq;
+  for (const Measurement& m : section.list) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << m.name;
+    out << YAML::Key << "type" << YAML::Value << kinds[static_cast<int>(m.kind)];
+    out << YAML::Key << "every" << YAML::Value << m.every;
+    if (m.region.bounded) {
+      out << YAML::Key << "region" << YAML::Value << YAML::BeginMap;
+      emitVec3(out, "lower", m.region.lower);
+      emitVec3(out, "upper", m.region.upper);
+      out << YAML::EndMap;
+    }
+    if (m.kind == MeasurementKind::Coordination || m.kind == MeasurementKind::Fabric) {
+      out << YAML::Key << "walls" << YAML::Value << m.walls;
+      out << YAML::Key << "contacts" << YAML::Value
+          << (m.contacts == ContactCount::Touching ? "touching" : "carrying");
+    }
+    if (m.kind == MeasurementKind::Stress || m.kind == MeasurementKind::Grid) {
+      out << YAML::Key << "kinetic" << YAML::Value
+          << (m.kinetic == KineticStress::Full   ? "full"
+              : m.kinetic == KineticStress::None ? "none"
+                                                 : "fluctuating");
+    }
+    if (m.kind == MeasurementKind::Grid)
+      out << YAML::Key << "cells" << YAML::Value << YAML::Flow << YAML::BeginSeq << m.cells[0]
+          << m.cells[1] << m.cells[2] << YAML::EndSeq;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string configToYaml(const SimulationConfig& c) {
@@ -315,6 +350,7 @@ std::string configToYaml(const SimulationConfig& c) {
   emitParallelSection(out, c);
   emitOutputSection(out, c);
   emitDomainSection(out, c);
+  emitMeasurements(out, c.measurements);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
@@ -375,6 +411,12 @@ output:     dir (output), vtk_every (int >=0, 0), contact_network (bool, false; 
             checkpoint_every (int >=0, 0), checkpoint_keep (int >=1, 2)
 domain:     min, max ([x,y,z], both or neither; none = unbounded),
             on_exit (remove|abort, remove): bodies leaving the box
+measurements: optional list of {type (coordination|packing_fraction|stress|fabric|grid|
+            mass_flow), name (the type; names measurements_<name>.csv), every (int >=1, 1),
+            region ({lower, upper}; required by packing_fraction, stress, grid),
+            walls (bool, false) and contacts (carrying|touching, carrying): coordination,
+            fabric; kinetic (fluctuating|full|none, fluctuating): stress, grid;
+            cells ([nx,ny,nz], required): grid} (docs/measurements.md)
 )";
 }
 
