@@ -32,8 +32,10 @@ bool counted(const ContactEnd& e, const Measurement& m) {
 
 double bodyVolume(const Body& b) { return shapeTraits(b.shape).volume(shapeSize(b)); }
 
-/// The Love-Weber contact sum of one body (compression positive):
-/// -sum_c f_c (x) (x_c - x_body), f_c the contact's force on the body.
+/// The Love-Weber contact sum of one body (Christoffersen, Mehrabadi &
+/// Nemat-Nasser 1981; compression positive): -sum_c f_c (x) (x_c - x_body),
+/// f_c the contact's force on the body. Summed over both bodies of a contact
+/// it is f (x) l with l the branch vector between the centres.
 Mat3 contactStress(const Body& body, const std::vector<ContactEnd>& ends) {
   Mat3 s = Mat3::Zero();
   for (const ContactEnd& e : ends) s -= e.force * (e.point - body.position).transpose();
