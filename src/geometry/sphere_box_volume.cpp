@@ -8,7 +8,6 @@
 namespace grains {
 namespace {
 
-
 /// Integral of the half chord s(x) = sqrt(rho^2 - x^2) over [lo, hi] within [-rho, rho].
 double halfChordIntegral(double rho, double lo, double hi) {
   lo = std::max(lo, -rho);
