@@ -8,6 +8,7 @@
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -61,6 +62,9 @@ RunOutputs::RunOutputs(const SimulationConfig& config, std::string dir, MPI_Comm
       log_(log),
       origin_(origin),
       metrics_(dir_ + "/metrics.csv", comm, append, first_step) {
+  if (!config.measurements.list.empty())
+    measurements_.emplace(config.measurements, dir_, comm, append, first_step,
+                          static_cast<double>(first_step - 1) * config.simulation.dt, domain);
   if (config.output.vtk_every <= 0) return;
   vtk_.emplace(dir_, comm, append);
   if (config.output.contact_network) network_.emplace(dir_, comm, append);
@@ -86,6 +90,13 @@ void RunOutputs::afterStep(long step, double time, bool final_step, const Superv
     MetricsRow row = stepMetricsRow(step, time, done, wall, stepper.lastEnvelope());
     appendWallLoadColumns(row, stepper.walls(), done.report.wall_loads);
     metrics_.writeRow(row);
+  }
+  if (measurements_) {
+    // The multipliers of the step's last substep (dt / 2^halvings) are impulses.
+    const double to_force = config_.simulation.dynamics == DynamicsKind::Overdamped
+                                ? 1.0
+                                : std::ldexp(1.0, done.halvings) / config_.simulation.dt;
+    measurements_->afterStep(step, time, final_step, to_force, domain, stepper);
   }
   if (vtk_ && (step % out.vtk_every == 0 || final_step))
     writeFrame(step, time, domain, stepper, true);

@@ -336,6 +336,9 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
     errors.others.push_back(ctx.source +
                             ": insertion: not available with growth.rate > 0 (growing cells "
                             "use every body id); remove one of them");
+  attempt([](MapReader& t, SimulationConfig& c) {
+    c.measurements = config_detail::parseMeasurements(t.context(), t.get("measurements"));
+  });
   top.finish();
   errors.addUnknownKeysOfUnfinishedMaps(ctx);
   if (!errors.empty()) throw ConfigError(errors.report());

@@ -38,5 +38,7 @@ SolverSection parseSolver(MapReader section, FrictionModel friction, double dt);
 OutputSection parseOutput(MapReader section);
 ParallelSection parseParallel(MapReader section);
 DomainSection parseDomain(MapReader section);
+/// `node` is the value of the top-level `measurements` key (a list, or undefined).
+MeasurementsSection parseMeasurements(const ParseContext& ctx, const YAML::Node& node);
 
 }  // namespace grains::config_detail

@@ -386,6 +386,41 @@ void emitDomainSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::EndMap;
 }
 
+void emitMeasurements(YAML::Emitter& out, const MeasurementsSection& section) {
+  if (section.list.empty()) return;
+  static const char* const kinds[] = {"coordination", "packing_fraction", "stress", "fabric",
+                                      "grid",         "mass_flow"};
+  out << YAML::Key << "measurements" << YAML::Value << YAML::BeginSeq;
+  for (const Measurement& m : section.list) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << m.name;
+    out << YAML::Key << "type" << YAML::Value << kinds[static_cast<int>(m.kind)];
+    out << YAML::Key << "every" << YAML::Value << m.every;
+    if (m.region.bounded) {
+      out << YAML::Key << "region" << YAML::Value << YAML::BeginMap;
+      emitVec3(out, "lower", m.region.lower);
+      emitVec3(out, "upper", m.region.upper);
+      out << YAML::EndMap;
+    }
+    if (m.kind == MeasurementKind::Coordination || m.kind == MeasurementKind::Fabric) {
+      out << YAML::Key << "walls" << YAML::Value << m.walls;
+      out << YAML::Key << "contacts" << YAML::Value
+          << (m.contacts == ContactCount::Touching ? "touching" : "carrying");
+    }
+    if (m.kind == MeasurementKind::Stress || m.kind == MeasurementKind::Grid) {
+      out << YAML::Key << "kinetic" << YAML::Value
+          << (m.kinetic == KineticStress::Full   ? "full"
+              : m.kinetic == KineticStress::None ? "none"
+                                                 : "fluctuating");
+    }
+    if (m.kind == MeasurementKind::Grid)
+      out << YAML::Key << "cells" << YAML::Value << YAML::Flow << YAML::BeginSeq << m.cells[0]
+          << m.cells[1] << m.cells[2] << YAML::EndSeq;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string configToYaml(const SimulationConfig& c) {
@@ -404,6 +439,7 @@ std::string configToYaml(const SimulationConfig& c) {
   emitDomainSection(out, c);
   emitInsertion(out, c.insertion);
   emitOutlets(out, c.outlets);
+  emitMeasurements(out, c.measurements);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
@@ -474,6 +510,12 @@ insertion:  optional list of {name, shape and size keys as bodies, mass | densit
             count (int >=1), every (>=0 s, 0 = each step), velocity ([0,0,0]),
             velocity_spread (>=0, 0), attempts (int >=1, 50)}
 outlets:    optional list of {name, type: box, min, max | type: plane, point, normal}
+measurements: optional list of {type (coordination|packing_fraction|stress|fabric|grid|
+            mass_flow), name (the type; names measurements_<name>.csv), every (int >=1, 1),
+            region ({lower, upper}; required by packing_fraction, stress, grid),
+            walls (bool, false) and contacts (carrying|touching, carrying): coordination,
+            fabric; kinetic (fluctuating|full|none, fluctuating): stress, grid;
+            cells ([nx,ny,nz], required): grid} (docs/measurements.md)
 )";
 }
 

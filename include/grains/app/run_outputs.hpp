@@ -2,6 +2,7 @@
 // Everything a run writes while it steps: metrics.csv, the VTK body and
 // contact-network series with the walls, and checkpoints (regular ones and
 // the emergency checkpoint of a run that has to stop).
+#include "grains/app/measurements.hpp"
 #include "grains/app/step_supervisor.hpp"
 #include "grains/config/simulation_config.hpp"
 #include "grains/dynamics/time_stepper.hpp"
@@ -63,8 +64,9 @@ class RunOutputs {
   MetricsWriter metrics_;
   std::optional<VtkSeriesWriter> vtk_;
   std::optional<ContactNetworkWriter> network_;
-  std::optional<VtkSeriesWriter> walls_;  ///< moving walls at each frame's time
-  std::pair<Vec3, Vec3> wall_box_;        ///< the region the drawn walls cover
+  std::optional<VtkSeriesWriter> walls_;      ///< moving walls at each frame's time
+  std::pair<Vec3, Vec3> wall_box_;            ///< the region the drawn walls cover
+  std::optional<Measurements> measurements_;  ///< config measurements (none: no cost)
 };
 
 }  // namespace grains

@@ -8,6 +8,7 @@
 #include "grains/dynamics/constraint_method.hpp"
 #include "grains/dynamics/rest_tolerance.hpp"
 #include "grains/io/log_level.hpp"
+#include "grains/io/measurement_settings.hpp"
 #include "grains/parallel/parallel_settings.hpp"
 #include "grains/solver/cone_set.hpp"
 #include "grains/solver/solver.hpp"
@@ -231,6 +232,7 @@ struct SimulationConfig {
   DomainSection domain;
   std::vector<InsertionSource> insertion;
   std::vector<OutletSpec> outlets;
+  MeasurementsSection measurements;  ///< docs/measurements.md; none by default
 };
 
 }  // namespace grains
