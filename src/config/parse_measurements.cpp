@@ -16,7 +16,7 @@ const std::vector<std::string>& kindNames() {
   return names;
 }
 
-MeasurementRegion parseRegion(MapReader r) {
+MeasurementRegion parseMeasurementRegion(MapReader r) {
   MeasurementRegion region;
   if (!r.yaml().IsDefined()) return region;
   region.bounded = true;
@@ -50,7 +50,7 @@ Measurement parseMeasurement(MapReader m, std::set<std::string>& names) {
   if (needs_volume && !m.has("region"))
     m.failMissing("region", "the box {lower: [x, y, z], upper: [x, y, z]} whose volume " + type +
                                 " divides by");
-  out.region = parseRegion(m.map("region"));
+  out.region = parseMeasurementRegion(m.map("region"));
   const bool counts =
       out.kind == MeasurementKind::Coordination || out.kind == MeasurementKind::Fabric;
   rejectUnless(m, "walls", counts, "only coordination and fabric choose their contacts");

@@ -3,7 +3,9 @@
 // a contact lives on one rank, but its force acts on two bodies that other
 // ranks may own. Each end of a contact travels to its body's owner, so every
 // per-body quantity (contact count, stress, fabric) is formed on the owner,
-// with the owner's position, in the same order on any rank count.
+// with the owner's position, in the same order on any rank count. Contact
+// points travel relative to the body's centre on the rank that holds the
+// contact (for a periodic image, its shifted centre).
 #include "grains/constraint/contact.hpp"
 #include "grains/parallel/body_domain.hpp"
 
