@@ -83,12 +83,20 @@ ContactGeometry slottedSheetSphere(const Wall& wall, const Vec3& center, double 
   } else if (in_plane.norm() > wall.radius) {
     nearest = wall.radius * in_plane.normalized();
   }
+  return sheetSphere(wall.point + nearest, nearest == in_plane, wall.normal, height, center,
+                     radius);
+}
+
+}  // namespace
+
+ContactGeometry sheetSphere(const Vec3& nearest, bool on_face, const Vec3& sheet_normal,
+                            double height, const Vec3& center, double radius) {
   ContactGeometry g;
-  g.point_a = wall.point + nearest;
-  const Vec3 off = center - g.point_a;
+  g.point_a = nearest;
+  const Vec3 off = center - nearest;
   const double dist = off.norm();
-  if (nearest == in_plane || !(dist > 1e-300)) {
-    g.normal = height >= 0.0 ? wall.normal : Vec3(-wall.normal);
+  if (on_face || !(dist > 1e-300)) {
+    g.normal = height >= 0.0 ? sheet_normal : Vec3(-sheet_normal);
     g.gap = std::abs(height) - radius;
   } else {
     g.normal = off / dist;
@@ -97,8 +105,6 @@ ContactGeometry slottedSheetSphere(const Wall& wall, const Vec3& center, double 
   g.point_b = center - radius * g.normal;
   return g;
 }
-
-}  // namespace
 
 ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) {
   ContactGeometry g;
@@ -137,18 +143,8 @@ ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius) 
       const double rho = in_plane.norm();
       const Vec3 radial = rho > 1e-300 ? Vec3(in_plane / rho) : anyPerpendicular(wall.normal);
       const double nearest = std::clamp(rho, wall.inner_radius, wall.radius);
-      g.point_a = wall.point + nearest * radial;
-      const Vec3 off = center - g.point_a;
-      const double dist = off.norm();
-      if (nearest == rho || !(dist > 1e-300)) {
-        g.normal = height >= 0.0 ? wall.normal : Vec3(-wall.normal);
-        g.gap = std::abs(height) - radius;
-      } else {
-        g.normal = off / dist;
-        g.gap = dist - radius;
-      }
-      g.point_b = center - radius * g.normal;
-      return g;
+      return sheetSphere(wall.point + nearest * radial, nearest == rho, wall.normal, height, center,
+                         radius);
     }
     case WallKind::Cone:
       return coneSphere(wall, center, radius);

@@ -22,22 +22,7 @@ constexpr double kMaxCells = 4.0e6;
 
 ContactGeometry contactFrom(const Vec3& q, const Vec3& face_normal, bool on_face,
                             const Vec3& center, double radius) {
-  ContactGeometry g;
-  const Vec3 off = center - q;
-  const double height = face_normal.dot(off);
-  g.point_a = q;
-  const double dist = off.norm();
-  if (on_face || !(dist > 1e-300)) {
-    // Over the face the normal is the face's, towards the centre's side
-    // (exact, where off / |off| would carry rounding).
-    g.normal = height >= 0.0 ? face_normal : Vec3(-face_normal);
-    g.gap = std::abs(height) - radius;
-  } else {
-    g.normal = off / dist;
-    g.gap = dist - radius;
-  }
-  g.point_b = center - radius * g.normal;
-  return g;
+  return sheetSphere(q, on_face, face_normal, face_normal.dot(center - q), center, radius);
 }
 
 }  // namespace

@@ -30,6 +30,15 @@ ContactGeometry sphereSphere(const Vec3& center_a, double radius_a, const Vec3& 
 /// wall into the free space the sphere lives in.
 ContactGeometry wallSphere(const Wall& wall, const Vec3& center, double radius);
 
+/// A thin two-sided sheet (disc, slotted floor, mesh triangle) against a
+/// sphere, given the sheet's point nearest to the centre, whether that point
+/// is the centre's foot on the sheet's face, and the centre's height above
+/// the sheet: over the face the normal is the sheet's, towards the centre's
+/// side (exact, where off / |off| would carry rounding); at an edge it points
+/// from the edge point to the centre.
+ContactGeometry sheetSphere(const Vec3& nearest, bool on_face, const Vec3& sheet_normal,
+                            double height, const Vec3& center, double radius);
+
 /// Solid cylinder body (side a) against a sphere (side b).
 ContactGeometry cylinderSphere(const Body& cylinder, const Vec3& center, double radius);
 
