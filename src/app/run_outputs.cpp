@@ -142,8 +142,9 @@ void RunOutputs::writeFrame(long step, double time, const BodyDomain& domain,
   if (walls_) {
     // Rank 0 draws every wall; the other ranks' pieces are empty.
     const bool drawing = domain.comm().getRank() == 0;
+    const std::vector<Wall> placed = drawing ? stepper.placedWalls(time) : std::vector<Wall>();
     const auto piece = makeMovedWallPolyData(drawing ? config_.walls : std::vector<Wall>(), time,
-                                             wall_box_.first, wall_box_.second);
+                                             wall_box_.first, wall_box_.second, 64, &placed);
     walls_->writePolyData(step, time, piece);
   }
   if (!network_ || !with_network) return;

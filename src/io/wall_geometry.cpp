@@ -147,9 +147,13 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
 
 vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& reference, double time,
                                                    const Vec3& lo, const Vec3& hi,
-                                                   int cylinder_segments) {
+                                                   int cylinder_segments,
+                                                   const std::vector<Wall>* placed_by_run) {
   auto poly = makeWallPolyData(reference, lo, hi, cylinder_segments);
-  const std::vector<Wall> placed = wallsAt(reference, time);
+  const std::vector<Wall> prescribed = wallsAt(reference, time);
+  const std::vector<Wall>& placed =
+      placed_by_run != nullptr && placed_by_run->size() == reference.size() ? *placed_by_run
+                                                                            : prescribed;
   auto velocity = vtkSmartPointer<vtkDoubleArray>::New();
   velocity->SetName("velocity");
   velocity->SetNumberOfComponents(3);
@@ -169,6 +173,7 @@ vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& refe
       points->GetPoint(p, x.data());
       if (reference[w].motion.moves())
         x = pose.pivot + pose.rotation * (x - reference[w].motion.pivot);
+      x += placed[w].point - prescribed[w].point;  // a force-controlled wall's travel
       points->SetPoint(p, x.data());
       const Vec3 v = placed[w].velocity.at(x);
       velocity->SetTuple(p, v.data());

@@ -23,10 +23,14 @@ vtkSmartPointer<vtkPolyData> makeWallPolyData(const std::vector<Wall>& walls, co
 
 /// makeWallPolyData of the walls at their pose at t = 0 (`reference`), each
 /// moved to its pose at `time` (so a turning drum's tube turns), with point
-/// data `velocity`: the surface velocity there [m/s].
+/// data `velocity`: the surface velocity there [m/s]. `placed` (optional,
+/// one per wall): the walls as the run placed them at `time`, which adds
+/// what the prescribed motion does not know (a force-controlled wall's
+/// displacement and velocity).
 vtkSmartPointer<vtkPolyData> makeMovedWallPolyData(const std::vector<Wall>& reference, double time,
                                                    const Vec3& lo, const Vec3& hi,
-                                                   int cylinder_segments = 64);
+                                                   int cylinder_segments = 64,
+                                                   const std::vector<Wall>* placed = nullptr);
 
 /// Writes makeWallPolyData(...) to `path` (XML PolyData, one process).
 /// Throws std::runtime_error if VTK cannot write it.

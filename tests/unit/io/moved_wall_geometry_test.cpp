@@ -22,6 +22,28 @@ Vec3 pointOf(vtkPolyData* poly, vtkIdType i) {
   return p;
 }
 
+TEST(MovedWallGeometry, AForceControlledWallIsDrawnWhereTheRunPlacedIt) {
+  // The run has moved the piston 0.3 m down its normal and it falls at
+  // 2 m/s: the picture follows the run's placement, not the config's pose.
+  Wall piston = Wall::plane(Vec3(0, 0, 1), -Vec3::UnitZ(), "piston");
+  const std::vector<Wall> walls = {piston};
+  std::vector<Wall> placed = walls;
+  placed[0].point += Vec3(0, 0, -0.3);
+  placed[0].velocity.pivot = placed[0].point;
+  placed[0].velocity.linear = Vec3(0, 0, -2.0);
+  const Vec3 lo(-1, -1, 0), hi(1, 1, 1);
+  const auto start = makeWallPolyData(walls, lo, hi, 16);
+  const auto drawn = makeMovedWallPolyData(walls, 0.2, lo, hi, 16, &placed);
+  auto* velocity = drawn->GetPointData()->GetArray("velocity");
+  ASSERT_NE(velocity, nullptr);
+  for (vtkIdType i = 0; i < drawn->GetNumberOfPoints(); ++i) {
+    EXPECT_LT((pointOf(drawn, i) - pointOf(start, i) - Vec3(0, 0, -0.3)).norm(), 1e-12);
+    Vec3 v;
+    velocity->GetTuple(i, v.data());
+    EXPECT_LT((v - Vec3(0, 0, -2.0)).norm(), 1e-12);
+  }
+}
+
 TEST(MovedWallGeometry, EachWallIsDrawnAtItsPoseWithItsSurfaceVelocity) {
   Wall lid = Wall::plane(Vec3(0, 0, 1), -Vec3::UnitZ(), "lid");
   lid.motion.pivot = lid.point;
