@@ -128,8 +128,14 @@ std::string where(const Body& b) {
 }  // namespace
 
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
-                                   const Comm& comm, double time) {
-  const std::vector<Wall> walls = wallsAt(config.walls, time);
+                                   const Comm& comm, double time,
+                                   const std::vector<ForceControlState>& force_control) {
+  std::vector<Wall> walls = wallsAt(config.walls, time);
+  // A force-controlled wall is where the checkpoint's state has moved it.
+  if (force_control.size() == walls.size())
+    for (std::size_t w = 0; w < walls.size(); ++w)
+      if (config.walls[w].force_control.enabled())
+        walls[w].point += force_control[w].displacement * config.walls[w].normal;
   Offence worst;
   long count = 0;
   for (const Body& b : owned) {
@@ -234,9 +240,9 @@ void checkRestart(const CheckpointState& restart, const SimulationConfig& config
     log.warn("the restart's config differs from the checkpoint's in what defines the trajectory:");
     for (const std::string& line : differences) log.warn("  " + line);
   }
-  refuseUnlessAllowed(restartWallPenetration(restart.bodies, config, comm, restart.time),
-                      "the config's walls do not fit the checkpoint's bodies", allow_penetration,
-                      log);
+  refuseUnlessAllowed(
+      restartWallPenetration(restart.bodies, config, comm, restart.time, restart.force_control),
+      "the config's walls do not fit the checkpoint's bodies", allow_penetration, log);
 }
 
 }  // namespace grains

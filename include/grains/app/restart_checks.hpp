@@ -23,9 +23,12 @@ double restartPenetrationTolerance(const Body& body, const ContactSection& conta
 /// Collective: the deepest penetration of a wall of `config` by this rank's
 /// `owned` bodies beyond restartPenetrationTolerance, over all ranks, as
 /// "body G penetrates wall 'name' (kind) by D m ..." naming how many bodies
-/// do; "" if none does. Moving walls are where they are at `time` [s].
+/// do; "" if none does. Moving walls are where they are at `time` [s], a
+/// force-controlled wall displaced by its `force_control` state (one per
+/// wall, as checkpoints hold them; empty: at its configured pose).
 std::string restartWallPenetration(const std::vector<Body>& owned, const SimulationConfig& config,
-                                   const Comm& comm, double time = 0.0);
+                                   const Comm& comm, double time = 0.0,
+                                   const std::vector<ForceControlState>& force_control = {});
 
 /// Collective: the deepest overlap of two restored bodies beyond the smaller
 /// of their restartPenetrationTolerance, over all ranks, as "bodies A at
