@@ -188,129 +188,158 @@ void Measurements::afterStep(long step, double time, bool final_step, double to_
   for (Channel* c : due) measure(*c, step, time, domain, ends);
 }
 
+namespace {
+
+using Ends = std::vector<std::vector<ContactEnd>>;
+
+/// Bin 0 for an owned body whose centre is in the measurement's region, -1 else.
+std::vector<int> regionBins(const Measurement& m, const BodyDomain& domain) {
+  std::vector<int> bin(domain.numOwned());
+  for (std::size_t i = 0; i < bin.size(); ++i)
+    bin[i] = inRegion(m.region, domain.bodies()[i].position) ? 0 : -1;
+  return bin;
+}
+
+std::vector<double> coordinationRow(const Measurement& m, const BodyDomain& domain,
+                                    const Ends& ends) {
+  const std::vector<int> bin = regionBins(m, domain);
+  const auto s = binnedReproducibleSums(
+      domain.comm(), static_cast<long long>(bin.size()), 1, 4,
+      [&](long long i) { return bin[static_cast<std::size_t>(i)]; },
+      [&](long long i, double* out) {
+        double with_bodies = 0.0, with_walls = 0.0;
+        for (const ContactEnd& e : ends[static_cast<std::size_t>(i)])
+          if (counted(e, m)) (e.wall ? with_walls : with_bodies) += 1.0;
+        out[0] = 1.0;
+        out[1] = with_bodies;
+        out[2] = with_walls;
+        out[3] = with_bodies + with_walls < 2.0 ? 1.0 : 0.0;  // a rattler
+      });
+  const double n = s[0];
+  const double z_bodies = n > 0.0 ? s[1] / n : kNaN, z_walls = n > 0.0 ? s[2] / n : kNaN;
+  return {n, z_bodies + (m.walls ? z_walls : 0.0), z_bodies, z_walls, n > 0.0 ? s[3] / n : kNaN};
+}
+
+std::vector<double> packingFractionRow(const Measurement& m, const BodyDomain& domain) {
+  const auto& bodies = domain.bodies();
+  const auto inside = [&](const Body& b) {
+    if (b.shape == ShapeKind::Sphere)
+      return sphereBoxVolume(b.position, b.radius, m.region.lower, m.region.upper);
+    return inRegion(m.region, b.position) ? bodyVolume(b) : 0.0;
+  };
+  const auto s = binnedReproducibleSums(
+      domain.comm(), static_cast<long long>(domain.numOwned()), 1, 1,
+      [&](long long i) { return inside(bodies[static_cast<std::size_t>(i)]) > 0.0 ? 0 : -1; },
+      [&](long long i, double* out) { out[0] = inside(bodies[static_cast<std::size_t>(i)]); });
+  return {s[0], s[0] / regionVolume(m.region)};
+}
+
+/// Per bin: body count, mass and momentum (5 fields), plus the bodies'
+/// volume with `with_volume` (6 fields).
+std::vector<double> binMoments(const BodyDomain& domain, const std::vector<int>& bin, int bins,
+                               bool with_volume) {
+  const auto& bodies = domain.bodies();
+  return binnedReproducibleSums(
+      domain.comm(), static_cast<long long>(bin.size()), bins, with_volume ? 6 : 5,
+      [&](long long i) { return bin[static_cast<std::size_t>(i)]; },
+      [&](long long i, double* out) {
+        const Body& b = bodies[static_cast<std::size_t>(i)];
+        out[0] = 1.0;
+        out[1] = b.mass;
+        for (int k = 0; k < 3; ++k) out[2 + k] = b.mass * b.velocity[k];
+        if (with_volume) out[5] = bodyVolume(b);
+      });
+}
+
+std::vector<double> stressRow(const Measurement& m, const BodyDomain& domain, const Ends& ends) {
+  const std::vector<int> bin = regionBins(m, domain);
+  const auto moments = binMoments(domain, bin, 1, false);
+  const auto s = stressSums(m, domain, ends, 1, bin, meanVelocities(moments, 1, 5, 1));
+  const double volume = regionVolume(m.region);
+  std::vector<double> row = {moments[0]};
+  for (int k = 0; k < 9; ++k) row.push_back((s[k] + s[9 + k]) / volume);
+  const double contact = (s[0] + s[4] + s[8]) / (3.0 * volume);
+  const double kinetic = (s[9] + s[13] + s[17]) / (3.0 * volume);
+  row.push_back(contact + kinetic);
+  row.push_back(contact);
+  row.push_back(kinetic);
+  return row;
+}
+
+std::vector<double> fabricRow(const Measurement& m, const BodyDomain& domain, const Ends& ends) {
+  const std::vector<int> bin = regionBins(m, domain);
+  const auto s = binnedReproducibleSums(
+      domain.comm(), static_cast<long long>(bin.size()), 1, 7,
+      [&](long long i) { return bin[static_cast<std::size_t>(i)]; },
+      [&](long long i, double* out) {
+        for (int k = 0; k < 7; ++k) out[k] = 0.0;
+        for (const ContactEnd& e : ends[static_cast<std::size_t>(i)]) {
+          if (!counted(e, m)) continue;
+          const Vec3& n = e.normal;
+          out[0] += 1.0;
+          out[1] += n.x() * n.x();
+          out[2] += n.y() * n.y();
+          out[3] += n.z() * n.z();
+          out[4] += n.x() * n.y();
+          out[5] += n.x() * n.z();
+          out[6] += n.y() * n.z();
+        }
+      });
+  std::vector<double> row = {s[0]};
+  for (int k = 1; k < 7; ++k) row.push_back(s[0] > 0.0 ? s[k] / s[0] : kNaN);
+  return row;
+}
+
+GridFrame gridFrame(const Measurement& m, const BodyDomain& domain, const Ends& ends) {
+  const int cells = m.cells[0] * m.cells[1] * m.cells[2];
+  std::vector<int> bin(domain.numOwned());
+  for (std::size_t i = 0; i < bin.size(); ++i) bin[i] = cellOf(m, domain.bodies()[i].position);
+  const auto moments = binMoments(domain, bin, cells, true);
+  const std::vector<Vec3> mean = meanVelocities(moments, cells, 6, 1);
+  const auto s = stressSums(m, domain, ends, cells, bin, mean);
+  GridFrame frame;
+  frame.origin = m.region.lower;
+  frame.cells = m.cells;
+  for (int k = 0; k < 3; ++k)
+    frame.spacing[k] =
+        (m.region.upper[k] - m.region.lower[k]) / m.cells[static_cast<std::size_t>(k)];
+  const double cell_volume = frame.spacing.prod();
+  std::vector<double> count, fraction, velocity, stress;
+  for (int c = 0; c < cells; ++c) {
+    const double* mo = moments.data() + 6 * c;
+    count.push_back(mo[0]);
+    fraction.push_back(mo[5] / cell_volume);
+    for (int k = 0; k < 3; ++k) velocity.push_back(mean[static_cast<std::size_t>(c)][k]);
+    for (int k = 0; k < 9; ++k) stress.push_back((s[18 * c + k] + s[18 * c + 9 + k]) / cell_volume);
+  }
+  frame.arrays = {{"bodies", {1, count}},
+                  {"packing_fraction", {1, fraction}},
+                  {"velocity", {3, velocity}},
+                  {"stress", {9, stress}}};
+  return frame;
+}
+
+}  // namespace
+
 void Measurements::measure(Channel& channel, long step, double time, const BodyDomain& domain,
                            const std::vector<std::vector<ContactEnd>>& ends) {
   const Measurement& m = channel.spec;
-  const Comm& comm = domain.comm();
-  const auto& bodies = domain.bodies();
-  const auto owned = static_cast<long long>(domain.numOwned());
-  const auto regionBin = [&](long long i) {
-    return inRegion(m.region, bodies[static_cast<std::size_t>(i)].position) ? 0 : -1;
-  };
   switch (m.kind) {
-    case MeasurementKind::Coordination: {
-      const auto s =
-          binnedReproducibleSums(comm, owned, 1, 4, regionBin, [&](long long i, double* out) {
-            double with_bodies = 0.0, with_walls = 0.0;
-            for (const ContactEnd& e : ends[static_cast<std::size_t>(i)])
-              if (counted(e, m)) (e.wall ? with_walls : with_bodies) += 1.0;
-            out[0] = 1.0;
-            out[1] = with_bodies;
-            out[2] = with_walls;
-            out[3] = with_bodies + with_walls < 2.0 ? 1.0 : 0.0;  // a rattler
-          });
-      const double n = s[0];
-      const double z_bodies = n > 0.0 ? s[1] / n : kNaN, z_walls = n > 0.0 ? s[2] / n : kNaN;
-      channel.csv->write(
-          step, time,
-          {n, z_bodies + (m.walls ? z_walls : 0.0), z_bodies, z_walls, n > 0.0 ? s[3] / n : kNaN});
+    case MeasurementKind::Coordination:
+      channel.csv->write(step, time, coordinationRow(m, domain, ends));
       break;
-    }
-    case MeasurementKind::PackingFraction: {
-      const auto inside = [&](const Body& b) {
-        if (b.shape == ShapeKind::Sphere)
-          return sphereBoxVolume(b.position, b.radius, m.region.lower, m.region.upper);
-        return inRegion(m.region, b.position) ? bodyVolume(b) : 0.0;
-      };
-      const auto s = binnedReproducibleSums(
-          comm, owned, 1, 1,
-          [&](long long i) { return inside(bodies[static_cast<std::size_t>(i)]) > 0.0 ? 0 : -1; },
-          [&](long long i, double* out) { out[0] = inside(bodies[static_cast<std::size_t>(i)]); });
-      channel.csv->write(step, time, {s[0], s[0] / regionVolume(m.region)});
+    case MeasurementKind::PackingFraction:
+      channel.csv->write(step, time, packingFractionRow(m, domain));
       break;
-    }
-    case MeasurementKind::Stress: {
-      std::vector<int> bin(static_cast<std::size_t>(owned));
-      for (long long i = 0; i < owned; ++i) bin[static_cast<std::size_t>(i)] = regionBin(i);
-      const auto moments =
-          binnedReproducibleSums(comm, owned, 1, 5, regionBin, [&](long long i, double* out) {
-            const Body& b = bodies[static_cast<std::size_t>(i)];
-            out[0] = 1.0;
-            out[1] = b.mass;
-            for (int k = 0; k < 3; ++k) out[2 + k] = b.mass * b.velocity[k];
-          });
-      const auto s = stressSums(m, domain, ends, 1, bin, meanVelocities(moments, 1, 5, 1));
-      const double volume = regionVolume(m.region);
-      std::vector<double> row = {moments[0]};
-      for (int k = 0; k < 9; ++k) row.push_back((s[k] + s[9 + k]) / volume);
-      const double contact = (s[0] + s[4] + s[8]) / (3.0 * volume);
-      const double kinetic = (s[9] + s[13] + s[17]) / (3.0 * volume);
-      row.push_back(contact + kinetic);
-      row.push_back(contact);
-      row.push_back(kinetic);
-      channel.csv->write(step, time, row);
+    case MeasurementKind::Stress:
+      channel.csv->write(step, time, stressRow(m, domain, ends));
       break;
-    }
-    case MeasurementKind::Fabric: {
-      const auto s =
-          binnedReproducibleSums(comm, owned, 1, 7, regionBin, [&](long long i, double* out) {
-            for (int k = 0; k < 7; ++k) out[k] = 0.0;
-            for (const ContactEnd& e : ends[static_cast<std::size_t>(i)]) {
-              if (!counted(e, m)) continue;
-              const Vec3& n = e.normal;
-              out[0] += 1.0;
-              out[1] += n.x() * n.x();
-              out[2] += n.y() * n.y();
-              out[3] += n.z() * n.z();
-              out[4] += n.x() * n.y();
-              out[5] += n.x() * n.z();
-              out[6] += n.y() * n.z();
-            }
-          });
-      std::vector<double> row = {s[0]};
-      for (int k = 1; k < 7; ++k) row.push_back(s[0] > 0.0 ? s[k] / s[0] : kNaN);
-      channel.csv->write(step, time, row);
+    case MeasurementKind::Fabric:
+      channel.csv->write(step, time, fabricRow(m, domain, ends));
       break;
-    }
-    case MeasurementKind::Grid: {
-      const int cells = m.cells[0] * m.cells[1] * m.cells[2];
-      std::vector<int> bin(static_cast<std::size_t>(owned));
-      for (long long i = 0; i < owned; ++i)
-        bin[static_cast<std::size_t>(i)] = cellOf(m, bodies[static_cast<std::size_t>(i)].position);
-      const auto binOf = [&](long long i) { return bin[static_cast<std::size_t>(i)]; };
-      const auto moments =
-          binnedReproducibleSums(comm, owned, cells, 6, binOf, [&](long long i, double* out) {
-            const Body& b = bodies[static_cast<std::size_t>(i)];
-            out[0] = 1.0;
-            out[1] = b.mass;
-            for (int k = 0; k < 3; ++k) out[2 + k] = b.mass * b.velocity[k];
-            out[5] = bodyVolume(b);
-          });
-      const std::vector<Vec3> mean = meanVelocities(moments, cells, 6, 1);
-      const auto s = stressSums(m, domain, ends, cells, bin, mean);
-      GridFrame frame;
-      frame.origin = m.region.lower;
-      frame.cells = m.cells;
-      for (int k = 0; k < 3; ++k)
-        frame.spacing[k] =
-            (m.region.upper[k] - m.region.lower[k]) / m.cells[static_cast<std::size_t>(k)];
-      const double cell_volume = frame.spacing.prod();
-      std::vector<double> count, fraction, velocity, stress;
-      for (int c = 0; c < cells; ++c) {
-        const double* mo = moments.data() + 6 * c;
-        count.push_back(mo[0]);
-        fraction.push_back(mo[5] / cell_volume);
-        for (int k = 0; k < 3; ++k) velocity.push_back(mean[static_cast<std::size_t>(c)][k]);
-        for (int k = 0; k < 9; ++k)
-          stress.push_back((s[18 * c + k] + s[18 * c + 9 + k]) / cell_volume);
-      }
-      frame.arrays = {{"bodies", {1, count}},
-                      {"packing_fraction", {1, fraction}},
-                      {"velocity", {3, velocity}},
-                      {"stress", {9, stress}}};
-      channel.grid->write(step, time, frame);
+    case MeasurementKind::Grid:
+      channel.grid->write(step, time, gridFrame(m, domain, ends));
       break;
-    }
     case MeasurementKind::MassFlow: {
       const double mass = globalMass(domain);
       const double removed = channel.last_mass - mass;

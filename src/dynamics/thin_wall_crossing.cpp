@@ -13,9 +13,7 @@ ThinWallCrossings findThinWallCrossings(const Comm& comm, const std::vector<Body
                                         const std::vector<Wall>& walls) {
   std::vector<int> thin;
   for (std::size_t w = 0; w < walls.size(); ++w)
-    if (walls[w].kind == WallKind::Disc || walls[w].kind == WallKind::Cone ||
-        walls[w].kind == WallKind::Mesh)
-      thin.push_back(static_cast<int>(w));
+    if (walls[w].isSheet()) thin.push_back(static_cast<int>(w));
   ThinWallCrossings out;
   if (thin.empty()) return out;  // the same on every rank: no collective needed
   long count = 0;

@@ -1,5 +1,6 @@
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "grains/linalg/binned_reproducible_sums.hpp"
 #include "grains/linalg/reproducible_reduction.hpp"
 
 #include "grains/core/parallel_loops.hpp"
@@ -182,21 +183,25 @@ std::vector<WallLoad> TimeStepper::globalWallLoads(const Comm& comm,
                                                    const std::vector<Contact>& contacts,
                                                    int block) const {
   const double per_force = settings_.assembly.motion.overdamped ? 1.0 : settings_.assembly.dt;
-  // Summed reproducibly: the loads are the same bits on any rank count.
+  // Summed reproducibly, every wall in one pass (a bin per wall): the loads
+  // are the same bits on any rank count.
   const std::vector<WallLoadTerm> terms =
       wallLoadTerms(contacts, last_impulses_, block, step_walls_, per_force);
-  const auto local = static_cast<long>(terms.size());
-  const double count = static_cast<double>(globalSum(comm, local));
+  const std::vector<double> sums = binnedReproducibleSums(
+      comm, static_cast<long long>(terms.size()), static_cast<int>(step_walls_.size()), 6,
+      [&](long long i) { return terms[static_cast<std::size_t>(i)].wall; },
+      [&](long long i, double* out) {
+        const WallLoad& load = terms[static_cast<std::size_t>(i)].load;
+        for (int k = 0; k < 3; ++k) {
+          out[k] = load.force[k];
+          out[3 + k] = load.torque[k];
+        }
+      });
   std::vector<WallLoad> loads(step_walls_.size());
   for (std::size_t w = 0; w < loads.size(); ++w) {
-    const auto sums = reproducibleSums<6>(comm, local, count, [&](long long i) {
-      const WallLoadTerm& t = terms[static_cast<std::size_t>(i)];
-      if (t.wall != static_cast<int>(w)) return std::array<double, 6>{};
-      return std::array<double, 6>{t.load.force[0],  t.load.force[1],  t.load.force[2],
-                                   t.load.torque[0], t.load.torque[1], t.load.torque[2]};
-    });
-    loads[w].force = Vec3(sums[0], sums[1], sums[2]);
-    loads[w].torque = Vec3(sums[3], sums[4], sums[5]);
+    const double* sum = sums.data() + 6 * w;
+    loads[w].force = Vec3(sum[0], sum[1], sum[2]);
+    loads[w].torque = Vec3(sum[3], sum[4], sum[5]);
   }
   return loads;
 }

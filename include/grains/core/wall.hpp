@@ -114,10 +114,13 @@ struct Wall {
     w.name = std::move(name);
     return w;
   }
-  /// Disc, cone and mesh walls: geometry for spheres only.
-  bool spheresOnly() const {
+  /// Disc, cone and mesh walls are thin two-sided sheets: a body may pass
+  /// them only through their holes (the tunnelling check).
+  bool isSheet() const {
     return kind == WallKind::Disc || kind == WallKind::Cone || kind == WallKind::Mesh;
   }
+  /// The sheets' geometry is for spheres only.
+  bool spheresOnly() const { return isSheet(); }
   static Wall cylinder(const Vec3& axis_point, const Vec3& axis, double radius, bool inside,
                        std::string name = "cylinder") {
     Wall w;
