@@ -19,8 +19,8 @@ namespace grains {
 /// One contact seen from one of its bodies.
 struct ContactEnd {
   ContactKey key;
-  Vec3 force = Vec3::Zero();   ///< the contact's force on this body [N] (couples excluded)
-  Vec3 point = Vec3::Zero();   ///< contact point: mid-point of the two surface points [m]
+  Vec3 force = Vec3::Zero();  ///< the contact's force on this body [N] (couples excluded)
+  Vec3 point = Vec3::Zero();  ///< contact point: mid-point of the two surface points [m]
   /// Where the rank holding the contact sees the body's centre (an image's
   /// is shifted by box lengths) [m].
   Vec3 seen_centre = Vec3::Zero();
