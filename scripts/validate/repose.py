@@ -8,7 +8,7 @@ for 2 s, from a cylinder of radius 3 d above the centre of a round table (a
 disc of radius R = 12 d; the stream starts R + 2 d to R + 10 d above it,
 falling at 0.5 m/s), and pile up into a cone whose toe is the table's edge;
 the bodies that roll off the table fall through an outlet below it and are
-removed. The heap settles for 0.5 s more, and the last frame gives its
+removed. The heap settles for 1 s more, and the last frame gives its
 surface: the top of the highest sphere in each radial bin (width d/2) of
 each of eight azimuthal sectors. A straight line through the surface points
 of the flank's middle (0.3 R to 0.85 R from the axis: the apex, where the
@@ -137,7 +137,8 @@ def run_case(grains, directory, ranks):
 
 
 def last_frame(run_dir):
-    """Centres and radii of the bodies in the run's last VTK frame."""
+    """Centres, radii and speeds of the bodies in the run's last VTK frame."""
+    import numpy as np
     import vtk
     from vtk.util.numpy_support import vtk_to_numpy
     frames = sorted(glob.glob(os.path.join(run_dir, "vtk", "bodies_*.pvtp")))
@@ -147,7 +148,8 @@ def last_frame(run_dir):
     output = reader.GetOutput()
     points = vtk_to_numpy(output.GetPoints().GetData())
     radii = vtk_to_numpy(output.GetPointData().GetArray("radius"))
-    return points, radii
+    speeds = np.linalg.norm(vtk_to_numpy(output.GetPointData().GetArray("velocity")), axis=1)
+    return points, radii, speeds
 
 
 def surface(points, radii, table):
@@ -179,7 +181,7 @@ def line_angle(rs, hs):
 
 
 def measure(run_dir, table):
-    points, radii = last_frame(run_dir)
+    points, radii, speeds = last_frame(run_dir)
     prof = surface(points, radii, table)
     window = [(s, r, h) for s, r, h in prof if FIT_LO * table <= r <= FIT_HI * table]
     angle = line_angle([p[1] for p in window], [p[2] for p in window])
@@ -192,9 +194,12 @@ def measure(run_dir, table):
         sem = sd / math.sqrt(len(valid))
     else:
         sd = sem = float("nan")
-    on_table = int(sum(1 for p in points if math.hypot(p[0], p[1]) < table and p[2] > 0))
+    on = [math.hypot(p[0], p[1]) < table and p[2] > 0 for p in points]
+    on_table = int(sum(on))
+    # Still moving at the end: faster than 1 cm/s (the rest creep at ~1e-4 m/s).
+    moving = int(sum(1 for o, v in zip(on, speeds) if o and v > 0.01))
     apex = max((h for _, r, h in prof if r < 2 * D_GRAIN), default=float("nan"))
-    return dict(angle=angle, sem=sem, sector_sd=sd, on_table=on_table, apex=apex,
+    return dict(angle=angle, sem=sem, sector_sd=sd, on_table=on_table, moving=moving, apex=apex,
                 profile=prof)
 
 
@@ -239,7 +244,7 @@ def main():
     args = parser.parse_args()
     mus = [float(m) for m in args.mus.split(",")]
     mu_rs = [float(m) for m in args.mu_rs.split(",")]
-    table_d, pour_count, rate, settle = 12, 2200, 1100.0, 0.5
+    table_d, pour_count, rate, settle = 12, 2200, 1100.0, 1.0
     if args.quick:
         mus, mu_rs = [0.1, 0.8], [0.0, 0.2]
         table_d, pour_count, rate, settle = 8, 700, 1400.0, 0.3
@@ -267,16 +272,17 @@ def main():
               flush=True)
         results.append(dict(mu=case.mu, mu_r=case.mu_r, angle=m["angle"], sem=m["sem"],
                             sector_sd=m["sector_sd"], apex=m["apex"], on_table=m["on_table"],
+                            moving=m["moving"],
                             poured=info["poured"], kinetic=info["kinetic"],
                             iter_median=info["iter_median"], iter_max=info["iter_max"],
                             unconverged=info["unconverged"], steps=info["steps"],
                             seconds=seconds, profile=m["profile"], table=case.table))
     print()
-    print("  mu   mu_r  angle [deg]  sector sd  apex [mm]  on table  poured  KE end [J]"
+    print("  mu   mu_r  angle [deg]  sector sd  apex [mm]  on table  moving  poured  KE end [J]"
           "  iters median/max  unconverged")
     for r in results:
         print(f"{r['mu']:4g}  {r['mu_r']:5g}  {r['angle']:6.1f} +- {r['sem']:3.1f}  {r['sector_sd']:9.1f}"
-              f"  {1000 * r['apex']:9.1f}  {r['on_table']:8d}  {r['poured']:6d}  {r['kinetic']:10.2e}"
+              f"  {1000 * r['apex']:9.1f}  {r['on_table']:8d}  {r['moving']:6d}  {r['poured']:6d}  {r['kinetic']:10.2e}"
               f"  {r['iter_median']:8d}/{r['iter_max']:<5d}  {r['unconverged']:5d}/{r['steps']}")
     fields = [k for k in results[0] if k not in ("profile",)]
     os.makedirs(args.out, exist_ok=True)
