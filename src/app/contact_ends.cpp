@@ -50,9 +50,7 @@ std::vector<std::vector<ContactEnd>> ownedContactEnds(const std::vector<Contact>
       ContactEnd mine = end;
       mine.force = force;
       const auto i = static_cast<std::size_t>(index);
-      // The point travels relative to the body as this rank sees it: a
-      // periodic image's centre is shifted, and the owner adds its own.
-      mine.point = end.point - bodies[i].position;
+      mine.seen_centre = bodies[i].position;
       if (i < owned)
         ends[i].push_back(mine);
       else
@@ -71,8 +69,13 @@ std::vector<std::vector<ContactEnd>> ownedContactEnds(const std::vector<Contact>
       if (found != index_of.end()) ends[found->second].push_back(r.end);
     }
   }
-  for (std::size_t i = 0; i < owned; ++i)
-    for (ContactEnd& e : ends[i]) e.point += bodies[i].position;
+  // A point seen next to an image moves back by the image's box lengths: a
+  // difference of exact multiples, the same bits on any partition (the
+  // centre itself may be a ghost's stale copy on the contact's rank).
+  const PeriodicBox& box = domain.periodic();
+  if (box.any())
+    for (std::size_t i = 0; i < owned; ++i)
+      for (ContactEnd& e : ends[i]) e.point -= box.imageShift(e.seen_centre, bodies[i].position);
   // One order on any partition: by contact key (both ends of one body pair
   // have distinct keys unless the pair has several constraints, told apart by `sub`).
   for (auto& list : ends)

@@ -122,6 +122,25 @@ void checkMeshWalls(const SimulationConfig& config, MapReader contact) {
       contact.fail("method", "single when a wall is a mesh (wall '" + w.name + "')");
 }
 
+/// A wall's own friction (walls.N.friction) needs rows the run's model has:
+/// sliding friction a frictional model; rolling and spinning resistance
+/// coulomb, which they extend to coulomb_rolling as contact's own keys do.
+void applyWallFriction(SimulationConfig& config, MapReader contact) {
+  ContactSection& c = config.contact;
+  for (const Wall& w : config.walls) {
+    if (!w.friction.any()) continue;
+    if (c.friction == FrictionModel::Frictionless && w.friction.mu.value_or(0.0) > 0.0)
+      contact.fail("friction", "a frictional model (coulomb) when wall '" + w.name +
+                                   "' has friction.mu > 0 (the default model is frictionless)");
+    if (!w.friction.resistsRolling()) continue;
+    if (c.friction == FrictionModel::Coulomb) c.friction = FrictionModel::CoulombRolling;
+    if (c.friction != FrictionModel::CoulombRolling)
+      contact.fail("friction", "coulomb when wall '" + w.name +
+                                   "' has rolling or spinning resistance (friction.rolling_friction"
+                                   " or friction.spinning_friction > 0)");
+  }
+}
+
 /// A scenario needs bodies: generated ones, a list of extra bodies, or
 /// sources that pour them (`insertion`).
 void checkBodyCount(const SimulationConfig& config, MapReader bodies, bool pours) {
@@ -279,7 +298,7 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
       checkBodyCount(c, t.map("bodies"),
                      pours.IsDefined() && pours.IsSequence() && pours.size() > 0);
     });
-  attempt([](MapReader& t, SimulationConfig& c) {
+  const bool walls = attempt([](MapReader& t, SimulationConfig& c) {
     c.walls = config_detail::parseWalls(t.context(), t.get("walls"));
   });
   const bool contact = attempt([](MapReader& t, SimulationConfig& c) {
@@ -289,6 +308,8 @@ SimulationConfig parseConfig(YAML::Node root, const ParseContext& ctx) {
     attempt([](MapReader& t, SimulationConfig& c) { checkSubspheres(c, t.map("contact")); });
   if (contact)
     attempt([](MapReader& t, SimulationConfig& c) { checkMeshWalls(c, t.map("contact")); });
+  if (walls && contact)
+    attempt([](MapReader& t, SimulationConfig& c) { applyWallFriction(c, t.map("contact")); });
   attempt([](MapReader& t, SimulationConfig& c) {
     c.force_field = config_detail::parseForceField(t.map("force_field"));
   });

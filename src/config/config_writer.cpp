@@ -110,6 +110,15 @@ void emitWallExtras(YAML::Emitter& out, const Wall& w) {
   }
   if (w.load_name != w.name)
     out << YAML::Key << "load" << YAML::Value << (w.load_name.empty() ? "none" : w.load_name);
+  if (w.friction.any()) {
+    out << YAML::Key << "friction" << YAML::Value << YAML::BeginMap;
+    if (w.friction.mu) out << YAML::Key << "mu" << YAML::Value << num(*w.friction.mu);
+    if (w.friction.rolling)
+      out << YAML::Key << "rolling_friction" << YAML::Value << num(*w.friction.rolling);
+    if (w.friction.spinning)
+      out << YAML::Key << "spinning_friction" << YAML::Value << num(*w.friction.spinning);
+    out << YAML::EndMap;
+  }
   if (w.force_control.enabled()) {
     out << YAML::Key << "motion" << YAML::Value << YAML::BeginMap;
     emitVec3(out, "pivot", w.motion.pivot);
@@ -117,6 +126,7 @@ void emitWallExtras(YAML::Emitter& out, const Wall& w) {
     out << YAML::Key << "mass" << YAML::Value << num(w.force_control.mass);
     emitVec3(out, "force", w.force_control.force);
     out << YAML::Key << "gravity" << YAML::Value << w.force_control.gravity;
+    if (!w.force_control.velocity.isZero()) emitVec3(out, "velocity", w.force_control.velocity);
     out << YAML::EndMap << YAML::EndMap;
     return;
   }
@@ -471,8 +481,9 @@ walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside
             load (metrics name of its load; default its name if given), motion: pivot (the
             wall's point; box: centre; mesh: translate), velocity, angular_velocity
             ([0,0,0]) | table (rows time, velocity, angular_velocity) | force_control
-            (plane/disc: mass (>0), force ([0,0,0]), gravity (true); needs
-            contact.compliance >0)
+            (plane/disc: mass (>0), force ([0,0,0]), gravity (true), velocity (plane:
+            along it, [0,0,0]); needs contact.compliance >0); friction: mu,
+            rolling_friction, spinning_friction (>=0; the run's contact values)
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0),

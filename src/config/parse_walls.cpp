@@ -44,8 +44,26 @@ ForceControl parseForceControl(MapReader f, const std::string& type) {
   out.mass = f.requiredNumber("mass", Range::positive());
   out.force = f.vec3("force", Vec3::Zero());
   out.gravity = f.boolean("gravity", true);
+  out.velocity = f.vec3("velocity", Vec3::Zero());
+  if (!out.velocity.isZero() && type != "plane")
+    f.fail("velocity", "[0, 0, 0] for a wall of type " + type +
+                           " (only an unbounded plane may slide along itself)");
   f.finish();
   return out;
+}
+
+/// A force-controlled plane slides along itself only: its velocity must be
+/// perpendicular to its normal, and a hole in it would have to move.
+void checkSlidingPiston(MapReader motion, const Wall& wall) {
+  const Vec3& v = wall.force_control.velocity;
+  if (v.isZero()) return;
+  MapReader f = motion.map("force_control");
+  if (wall.kind != WallKind::Plane)
+    f.fail("velocity", "[0, 0, 0] for a plane with a hole (the hole would have to move)");
+  if (std::abs(v.dot(wall.normal)) > 1e-12 * v.norm())
+    f.fail("velocity",
+           "a velocity perpendicular to the wall's normal (the force moves it "
+           "along the normal)");
 }
 
 /// walls.N.motion: constant velocities, or a table of them; the pivot
@@ -86,6 +104,20 @@ WallMotion parseMotion(MapReader m, const Vec3& default_pivot, const std::string
   }
   m.finish();
   return motion;
+}
+
+/// walls.N.friction: the wall's own coefficients, each optional.
+WallFriction parseWallFriction(MapReader f) {
+  WallFriction out;
+  if (!f.yaml().IsDefined()) return out;
+  out.mu = f.optionalNumber("mu", Range::nonNegative());
+  out.rolling = f.optionalNumber("rolling_friction", Range::nonNegative());
+  out.spinning = f.optionalNumber("spinning_friction", Range::nonNegative());
+  f.finish();
+  if (!out.any())
+    throwPathError(f.context(), f.yaml(), f.path(),
+                   "a map with mu, rolling_friction and/or spinning_friction");
+  return out;
 }
 
 /// walls.N.scale: one number for every axis or [sx, sy, sz], all > 0.
@@ -252,11 +284,14 @@ void parseWall(MapReader w, std::size_t index, std::vector<Wall>& walls) {
                                       : walls[first].point;
   ForceControl force;
   const WallMotion motion = parseMotion(w.map("motion"), pivot, type, force);
+  const WallFriction friction = parseWallFriction(w.map("friction"));
   for (std::size_t i = first; i < walls.size(); ++i) {
     walls[i].load_name = load;
     walls[i].motion = motion;
     walls[i].force_control = force;
+    walls[i].friction = friction;
   }
+  if (force.enabled()) checkSlidingPiston(w.map("motion"), walls[first]);
   w.finish();
 }
 

@@ -46,7 +46,10 @@ Contact wallContact(const std::vector<Body>& bodies, const std::vector<Wall>& wa
   c.wall = wall;
   c.body_b = body;
   c.geometry = g;
-  c.mu = mu;
+  const WallFriction& own = walls[static_cast<std::size_t>(wall)].friction;
+  c.mu = own.mu.value_or(mu);
+  c.rolling_friction = own.rolling.value_or(-1.0);
+  c.spinning_friction = own.spinning.value_or(-1.0);
   return c;
 }
 

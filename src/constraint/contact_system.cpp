@@ -177,8 +177,12 @@ class ContactRowWriter {
     if (rolling_) {
       const Body* ba = c.body_a >= 0 ? &bodies_[static_cast<std::size_t>(c.body_a)] : nullptr;
       const double rho = contactRollingRadius(ba, bb, g);
-      cones_.rolling[ci] = settings_.rolling_friction * rho;
-      cones_.spinning[ci] = settings_.spinning_friction * rho;
+      const double rolling =
+          c.rolling_friction >= 0.0 ? c.rolling_friction : settings_.rolling_friction;
+      const double spinning =
+          c.spinning_friction >= 0.0 ? c.spinning_friction : settings_.spinning_friction;
+      cones_.rolling[ci] = rolling * rho;
+      cones_.spinning[ci] = spinning * rho;
     }
     writeFrame(ci, c, directions, col_a, col_b);
     for (int r = 0; r < block_; ++r) writeCsrRow(ci, r, c, directions[r], col_a, col_b);

@@ -48,4 +48,11 @@ std::vector<Vec3> PeriodicBox::imageShifts() const {
   return shifts;
 }
 
+Vec3 PeriodicBox::imageShift(const Vec3& copy, const Vec3& at) const {
+  Vec3 shift = Vec3::Zero();
+  for (int d = 0; d < 3; ++d)
+    if (periodic[d]) shift[d] = std::round((copy[d] - at[d]) / length(d)) * length(d);
+  return shift;
+}
+
 }  // namespace grains

@@ -229,7 +229,7 @@ void TimeStepper::placeForceControlled(std::vector<Wall>& walls, double ahead) c
     const Vec3 shift = (s.displacement + ahead * s.velocity) * n;
     walls[w].point += shift;
     walls[w].velocity.pivot = walls_[w].motion.pivot + shift;
-    walls[w].velocity.linear = s.velocity * n;
+    walls[w].velocity.linear = s.velocity * n + walls_[w].force_control.velocity;
     walls[w].velocity.angular = Vec3::Zero();
   }
 }

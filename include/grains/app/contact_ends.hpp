@@ -3,9 +3,10 @@
 // a contact lives on one rank, but its force acts on two bodies that other
 // ranks may own. Each end of a contact travels to its body's owner, so every
 // per-body quantity (contact count, stress, fabric) is formed on the owner,
-// with the owner's position, in the same order on any rank count. Contact
-// points travel relative to the body's centre on the rank that holds the
-// contact (for a periodic image, its shifted centre).
+// with the owner's position, in the same order on any rank count. A contact
+// point travels as the rank holding the contact sees it, with the centre of
+// the body's copy there: a periodic image's point is moved back by the
+// image's whole box lengths on the owner.
 #include "grains/constraint/contact.hpp"
 #include "grains/parallel/body_domain.hpp"
 
@@ -18,8 +19,11 @@ namespace grains {
 /// One contact seen from one of its bodies.
 struct ContactEnd {
   ContactKey key;
-  Vec3 force = Vec3::Zero();   ///< the contact's force on this body [N] (couples excluded)
-  Vec3 point = Vec3::Zero();   ///< contact point: mid-point of the two surface points [m]
+  Vec3 force = Vec3::Zero();  ///< the contact's force on this body [N] (couples excluded)
+  Vec3 point = Vec3::Zero();  ///< contact point: mid-point of the two surface points [m]
+  /// Where the rank holding the contact sees the body's centre (an image's
+  /// is shifted by box lengths) [m].
+  Vec3 seen_centre = Vec3::Zero();
   Vec3 normal = Vec3::Zero();  ///< unit contact normal (its sign is irrelevant to n x n)
   double gap = 0.0;            ///< [m] at the step's start
   int wall = 0;                ///< 1 for a wall contact

@@ -37,6 +37,11 @@ struct Contact {
   int body_b = -1;  ///< index into the domain's body array
   ContactGeometry geometry;
   double mu = 0.0;
+  /// A wall's own rolling and spinning resistance coefficients
+  /// (walls.N.friction); negative: the run's (contact.rolling_friction,
+  /// contact.spinning_friction).
+  double rolling_friction = -1.0;
+  double spinning_friction = -1.0;
   /// 0: found at the start of the step; i > 0: appended by ReLCP recursion i,
   /// with geometry pulled back to the start configuration (Palmer et al. (2025) eq. 22).
   int generation = 0;

@@ -64,7 +64,8 @@ inline bool nearestImagePair(const std::vector<Body>& bodies, int a, int b,
 Contact pairContact(const std::vector<Body>& bodies, int a, int b, const ContactGeometry& g,
                     double mu, std::int64_t sub = 0);
 /// Contact of wall `wall` (index into `walls`) with local body `body`; a
-/// moving wall's surface velocity at the contact point goes with it.
+/// moving wall's surface velocity at the contact point goes with it. `mu` is
+/// the run's coefficient; the wall's own friction (Wall::friction) replaces it.
 Contact wallContact(const std::vector<Body>& bodies, const std::vector<Wall>& walls, int wall,
                     int body, const ContactGeometry& g, double mu, std::int64_t sub = 0);
 /// Sorts by key: the order is the same for any thread or rank count.

@@ -14,6 +14,9 @@ struct ForceControl {
   double mass = 0.0;          ///< [kg]; 0: the wall is not force-controlled
   Vec3 force = Vec3::Zero();  ///< applied force [N] (its normal part drives the wall)
   bool gravity = true;        ///< the wall's weight m g acts on it too
+  /// A plane may also slide along itself at this constant velocity [m/s]
+  /// (perpendicular to its normal): a shear cell's lid at imposed pressure.
+  Vec3 velocity = Vec3::Zero();
   bool enabled() const { return mass > 0.0; }
 };
 

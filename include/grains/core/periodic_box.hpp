@@ -32,6 +32,12 @@ struct PeriodicBox {
   /// The offsets of the images: every combination of -L, 0, +L along the
   /// periodic axes except all zero (2, 8 or 26 offsets), in a fixed order.
   std::vector<Vec3> imageShifts() const;
+  /// The whole box lengths between a copy of a body seen somewhere (an image,
+  /// or the body itself) and the body's centre `at`, along the periodic axes
+  /// (zero along the others). Exact multiples of the lengths: the two
+  /// positions may be from different moments of a step, less than L/2 apart
+  /// after removing the shift.
+  Vec3 imageShift(const Vec3& copy, const Vec3& at) const;
 };
 
 }  // namespace grains

@@ -5,6 +5,7 @@
 // step's start time with wallAt.
 #include "grains/core/force_control.hpp"
 #include "grains/core/types.hpp"
+#include "grains/core/wall_friction.hpp"
 #include "grains/core/wall_motion.hpp"
 
 #include <memory>
@@ -75,6 +76,8 @@ struct Wall {
   WallMotion motion;  ///< prescribed motion from the pose above at t = 0
   /// Instead of `motion`: a piston driven by a force (force_control.hpp).
   ForceControl force_control;
+  /// Friction coefficients of this wall's contacts where they differ from the run's.
+  WallFriction friction;
   /// The surface velocity field at the time the wall was placed (wallAt);
   /// zero for a wall that does not move.
   WallVelocity velocity;

@@ -61,6 +61,15 @@ TEST(PeriodicBox, ImageShiftsCoverNeighbourBoxes) {
   EXPECT_TRUE(box.imageShifts().empty());
 }
 
+TEST(PeriodicBox, ImageShiftIsWholeLengthsAlongPeriodicAxes) {
+  const PeriodicBox box = boxXY();  // L = 2 in x, 3 in y
+  // An image across the +x and -y faces, seen half a step earlier (the body
+  // has since moved by 0.01): the shift is exact lengths, z never shifts.
+  EXPECT_EQ(box.imageShift(Vec3(0.95 + 2.0, 0.2 - 3.0, 5.0), Vec3(0.96, 0.21, 0.4)),
+            Vec3(2.0, -3.0, 0.0));
+  EXPECT_EQ(box.imageShift(Vec3(0.3, 1.0, 0.5), Vec3(0.31, 1.0, 0.5)), Vec3::Zero());
+}
+
 TEST(PeriodicBox, WithinReachLooksAtPeriodicAxesOnly) {
   const PeriodicBox box = boxXY();
   EXPECT_TRUE(box.withinReach(Vec3(1.05, 1.0, 100.0), 0.1));

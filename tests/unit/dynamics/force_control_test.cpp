@@ -80,6 +80,47 @@ TEST(ForceControlledWall, FallsFreelyUntilItTouches) {
   EXPECT_NEAR(piston.displacement, a * kDt * kDt * steps * (steps - 1) / 2.0, 1e-12);
 }
 
+// A piston that also slides along itself at V (a shear cell's lid), with a
+// friction of its own, over a sphere on a frictionless floor (the run's mu
+// is 0). Friction at the sphere's top, the only tangential force, gives it
+// momentum J and spin r J / (2/5 m r^2): v_x and omega_y r grow as 1 : 5/2
+// whatever the normal load did while the piston landed. Slip ends when the
+// top moves with the lid, v_x + omega_y r = V, so v_x = 2/7 V and
+// omega_y r = 5/7 V, and then no friction is needed.
+TEST(ForceControlledWall, ASlidingPistonDragsTheSphereUntilItsTopMovesWithIt) {
+  BodyDomain domain(Tpetra::getDefaultComm(),
+                    {makeSphere(0, kRadius, kSphereMass, Vec3(0, 0, kRadius))});
+  StepperSettings s;
+  s.assembly.dt = kDt;
+  s.assembly.friction = FrictionModel::Coulomb;
+  s.assembly.motion.gravity = Vec3(0, 0, -kG);
+  s.assembly.compliance = kCompliance;
+  s.mu = 0.0;
+  s.envelope = 0.01;
+  SolverSettings solver;
+  solver.tolerance = 1e-12;
+  solver.max_iterations = 20000;
+  const double speed = 0.2;
+  Wall piston = Wall::plane(Vec3(0, 0, 2 * kRadius + 0.01), -Vec3::UnitZ(), "piston");
+  piston.load_name = "piston";
+  piston.force_control.mass = kPistonMass;
+  piston.force_control.force = Vec3(0, 0, -kForce);
+  piston.force_control.velocity = Vec3(speed, 0, 0);
+  piston.friction.mu = 0.5;
+  TimeStepper stepper(s, {Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor"), piston},
+                      SolverRegistry::instance().create("apgd", solver, FrictionModel::Coulomb));
+  EXPECT_EQ(stepper.placedWalls(0.0)[1].velocity.linear, Vec3(speed, 0, 0));
+  StepReport last;
+  for (int k = 0; k < 3000; ++k) last = stepper.step(domain, k);
+  const Body& b = domain.bodies()[0];
+  EXPECT_NEAR(b.velocity.x(), 2.0 / 7.0 * speed, 1e-6 * speed);
+  EXPECT_NEAR(b.angular_velocity.y() * kRadius, 5.0 / 7.0 * speed, 1e-6 * speed);
+  EXPECT_NEAR(last.wall_loads[1].force.x(), 0.0, 1e-6);
+  // The normal state is the piston's as without sliding: at rest on the sphere.
+  EXPECT_NEAR(last.wall_loads[1].force.z(), kForce + kPistonMass * kG, 1e-3 * kForce);
+  EXPECT_NEAR(stepper.forceControlStates()[1].velocity, 0.0, 1e-6);
+}
+
 TEST(ForceControlledWall, StatesAreRestoredOnePerWall) {
   TimeStepper stepper = pistonOverSphere();
   // 2 cm up (against its normal), moving down at 0.5 m/s.
