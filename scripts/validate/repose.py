@@ -204,21 +204,20 @@ def measure(run_dir, table):
 
 
 def run_metrics(metrics_csv):
-    """Bodies poured and lost, the last step's kinetic energy, and the solver's
+    """Bodies poured, the last step's kinetic energy, and the solver's
     iterations and convergence over the run."""
-    poured = lost = steps = unconverged = 0
+    poured = steps = unconverged = 0
     iterations = []
     kinetic = 0.0
     with open(metrics_csv) as f:
         for row in csv.DictReader(f):
             poured += int(row.get("inserted_hopper", 0) or 0)
-            lost += int(row.get("discharged_below", 0) or 0) + int(row.get("bodies_removed", 0) or 0)
             iterations.append(int(row["iterations"]))
             unconverged += 0 if int(row["converged"]) else 1
             kinetic = float(row["kinetic_energy"])
             steps += 1
     iterations.sort()
-    return dict(poured=poured, lost=lost, kinetic=kinetic, steps=steps,
+    return dict(poured=poured, kinetic=kinetic, steps=steps,
                 unconverged=unconverged,
                 iter_median=iterations[len(iterations) // 2] if iterations else 0,
                 iter_max=iterations[-1] if iterations else 0)
