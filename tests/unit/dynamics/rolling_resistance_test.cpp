@@ -6,20 +6,20 @@
 //   incline of angle theta:     at rest if tan(theta) <= mu_r (and <= mu),
 //                               else dv/dt = (5/7) g (sin(theta) - mu_r cos(theta))
 //   spinning about the normal:  d(omega)/dt = -mu_s r m g / J
-#include "grains/dynamics/time_stepper.hpp"
+#include "sphere_on_plane.hpp"
 
 #include <gtest/gtest.h>
-#include <Tpetra_Core.hpp>
 
 #include <cmath>
 
 namespace grains {
 namespace {
 
-constexpr double kG = 9.81;
-constexpr double kMass = 1.0;
-constexpr double kRadius = 0.1;
-constexpr double kDt = 1e-3;
+using test::inclinedGravity;
+constexpr double kG = test::kSphereG;
+constexpr double kMass = test::kSphereMass;
+constexpr double kRadius = test::kSphereRadius;
+constexpr double kDt = test::kSphereDt;
 
 struct Resistance {
   double mu = 0.5;
@@ -27,56 +27,26 @@ struct Resistance {
   double spinning = 0.0;
 };
 
-/// One sphere on the plane z = 0 under `gravity`, stepped by apgd (the default solver).
-class SphereOnPlane {
+/// The sphere on the plane z = 0 with the run's coefficients `resistance`.
+class SphereOnPlane : public test::SphereOnPlane {
  public:
   SphereOnPlane(const Resistance& resistance, const Vec3& gravity, const Vec3& velocity,
                 const Vec3& angular_velocity)
-      : domain_(Tpetra::getDefaultComm(), {sphere(velocity, angular_velocity)}),
-        stepper_(settings(resistance, gravity), {Wall::plane(Vec3::Zero(), Vec3::UnitZ())},
-                 solver(resistance)) {}
-
-  void run(int steps) {
-    for (int k = 0; k < steps; ++k) {
-      const StepReport report = stepper_.step(domain_, step_++);
-      ASSERT_TRUE(report.solve.converged) << "step " << step_;
-    }
-  }
-  const Body& body() const { return domain_.bodies()[0]; }
-  const TimeStepper& stepper() const { return stepper_; }
+      : test::SphereOnPlane(settings(resistance, gravity), Wall::plane(Vec3::Zero(), Vec3::UnitZ()),
+                            velocity, angular_velocity) {}
 
  private:
-  static Body sphere(const Vec3& velocity, const Vec3& angular_velocity) {
-    Body b = makeSphere(0, kRadius, kMass, Vec3(0, 0, kRadius));
-    b.velocity = velocity;
-    b.angular_velocity = angular_velocity;
-    return b;
-  }
   static StepperSettings settings(const Resistance& resistance, const Vec3& gravity) {
     StepperSettings s;
-    s.assembly.dt = kDt;
-    s.assembly.friction = model(resistance);
+    s.assembly.friction = resistance.rolling > 0.0 || resistance.spinning > 0.0
+                              ? FrictionModel::CoulombRolling
+                              : FrictionModel::Coulomb;
     s.assembly.rolling_friction = resistance.rolling;
     s.assembly.spinning_friction = resistance.spinning;
     s.assembly.motion.gravity = gravity;
     s.mu = resistance.mu;
-    s.envelope = 0.01;
     return s;
   }
-  static FrictionModel model(const Resistance& resistance) {
-    return resistance.rolling > 0.0 || resistance.spinning > 0.0 ? FrictionModel::CoulombRolling
-                                                                 : FrictionModel::Coulomb;
-  }
-  static std::unique_ptr<Solver> solver(const Resistance& resistance) {
-    SolverSettings s;
-    s.tolerance = 1e-13;
-    s.max_iterations = 20000;
-    return SolverRegistry::instance().create("apgd", s, model(resistance));
-  }
-
-  BodyDomain domain_;
-  TimeStepper stepper_;
-  long step_ = 0;
 };
 
 // Rolling along +x: omega_y r = v_x.
@@ -110,11 +80,6 @@ TEST(RollingResistance, WithoutResistanceTheSphereKeepsRolling) {
   s.run(300);
   EXPECT_NEAR(s.body().velocity.x(), v0, 1e-9);
   EXPECT_EQ(s.stepper().lastImpulses().size(), 3u);  // coulomb: three unknowns
-}
-
-/// The plane tilted by theta (gravity rotated): downhill is +x.
-Vec3 inclinedGravity(double theta) {
-  return Vec3(kG * std::sin(theta), 0.0, -kG * std::cos(theta));
 }
 
 TEST(RollingResistance, SphereStaysPutOnAnInclineBelowTheRollingAngle) {

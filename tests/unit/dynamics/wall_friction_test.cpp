@@ -5,51 +5,30 @@
 //                                 slides, dv/dt = g (sin(theta) - mu_w cos(theta))
 //   level, floor mu_r, rolling:   dv/dt = -(5/7) mu_r g
 // With the run's coefficients the sphere slides down freely at g sin(theta).
-#include "grains/dynamics/time_stepper.hpp"
+#include "sphere_on_plane.hpp"
 
 #include <gtest/gtest.h>
-#include <Tpetra_Core.hpp>
 
 #include <cmath>
 
 namespace grains {
 namespace {
 
-constexpr double kG = 9.81;
-constexpr double kMass = 1.0;
-constexpr double kRadius = 0.1;
-constexpr double kDt = 1e-3;
+using test::inclinedGravity;
+constexpr double kG = test::kSphereG;
+constexpr double kRadius = test::kSphereRadius;
+constexpr double kDt = test::kSphereDt;
 
-/// The floor tilted by theta (gravity rotated): downhill is +x.
-Vec3 inclinedGravity(double theta) {
-  return Vec3(kG * std::sin(theta), 0.0, -kG * std::cos(theta));
-}
-
-/// One sphere moving along +x on a floor with `floor_friction`, in a run
-/// with Coulomb friction mu = 0 and no rolling resistance.
-class SphereOnFloor {
+/// The sphere on a floor z = 0 with `floor_friction`, in a run with Coulomb
+/// friction mu = 0 and no rolling resistance.
+class SphereOnFloor : public test::SphereOnPlane {
  public:
   SphereOnFloor(const WallFriction& floor_friction, const Vec3& velocity,
                 const Vec3& angular_velocity, const Vec3& gravity = Vec3(0, 0, -kG))
-      : domain_(Tpetra::getDefaultComm(), {sphere(velocity, angular_velocity)}),
-        stepper_(settings(floor_friction, gravity), {floor(floor_friction)},
-                 solver(floor_friction)) {}
-
-  void run(int steps) {
-    for (int k = 0; k < steps; ++k) {
-      const StepReport report = stepper_.step(domain_, step_++);
-      ASSERT_TRUE(report.solve.converged) << "step " << step_;
-    }
-  }
-  const Body& body() const { return domain_.bodies()[0]; }
+      : test::SphereOnPlane(settings(floor_friction, gravity), floor(floor_friction), velocity,
+                            angular_velocity) {}
 
  private:
-  static Body sphere(const Vec3& velocity, const Vec3& angular_velocity) {
-    Body b = makeSphere(0, kRadius, kMass, Vec3(0, 0, kRadius));
-    b.velocity = velocity;
-    b.angular_velocity = angular_velocity;
-    return b;
-  }
   static Wall floor(const WallFriction& friction) {
     Wall w = Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor");
     w.friction = friction;
@@ -57,28 +36,14 @@ class SphereOnFloor {
   }
   // What the config loader makes of a wall with rolling resistance in a
   // coulomb run (config_loader.cpp, applyWallFriction).
-  static FrictionModel model(const WallFriction& friction) {
-    return friction.resistsRolling() ? FrictionModel::CoulombRolling : FrictionModel::Coulomb;
-  }
   static StepperSettings settings(const WallFriction& friction, const Vec3& gravity) {
     StepperSettings s;
-    s.assembly.dt = kDt;
-    s.assembly.friction = model(friction);
+    s.assembly.friction =
+        friction.resistsRolling() ? FrictionModel::CoulombRolling : FrictionModel::Coulomb;
     s.assembly.motion.gravity = gravity;
     s.mu = 0.0;
-    s.envelope = 0.01;
     return s;
   }
-  static std::unique_ptr<Solver> solver(const WallFriction& friction) {
-    SolverSettings s;
-    s.tolerance = 1e-13;
-    s.max_iterations = 20000;
-    return SolverRegistry::instance().create("apgd", s, model(friction));
-  }
-
-  BodyDomain domain_;
-  TimeStepper stepper_;
-  long step_ = 0;
 };
 
 TEST(WallFriction, TheRunsCoefficientsLetASphereSlideDownFreely) {
