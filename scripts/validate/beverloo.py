@@ -35,8 +35,9 @@ import csv
 import math
 import os
 import random
-import subprocess
 import sys
+
+from grains_run import run_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 D_GRAIN = 0.006
@@ -127,15 +128,6 @@ def write_case(directory, ratio, height_factor):
     return orifice, silo, len(rows)
 
 
-def run_case(grains, directory, ranks):
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    cmd = ["mpirun", "-n", str(ranks), grains, "run", os.path.join(directory, "silo.yaml"),
-           "--output", os.path.join(directory, "run"), "--overwrite", "-q"]
-    with open(os.path.join(directory, "run.log"), "w") as log:
-        subprocess.run(cmd, env=env, check=True, stdout=log, stderr=subprocess.STDOUT)
-
-
 def bulk_density(run_dir, silo):
     """Bulk density of the settled bed's core at the gate's opening."""
     import vtk
@@ -210,7 +202,7 @@ def main():
         orifice, silo, count = write_case(directory, ratio, height_factor)
         print(f"D/d = {ratio:g}: orifice {1000 * orifice:.1f} mm, silo radius "
               f"{1000 * silo:.1f} mm, {count} spheres", flush=True)
-        run_case(args.grains, directory, args.ranks)
+        run_case(args.grains, directory, "silo.yaml", args.ranks)
         rho_b, top = bulk_density(os.path.join(directory, "run"), silo)
         w, w_early, w_late, discharged = flow_rate(os.path.join(directory, "run", "metrics.csv"),
                                                    count)

@@ -58,8 +58,9 @@ import csv
 import math
 import os
 import random
-import subprocess
 import sys
+
+from grains_run import run_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 D = 0.002                 # mean diameter [m]
@@ -202,15 +203,6 @@ def write_case(directory, target, size, strains, drive, wall_friction, step=0.00
     return dict(target=target, drive=drive, count=count, area=area, h_nominal=h, speed=speed, rate=rate,
                 lid_ratio=lid_ratio,
                 dt=dt, end=end, steps=steps, t_discard=t_discard, mass=mass)
-
-
-def run_case(grains, directory, ranks):
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    cmd = ["mpirun", "-n", str(ranks), grains, "run", os.path.join(directory, "shear.yaml"),
-           "--output", os.path.join(directory, "run"), "--overwrite", "-q"]
-    with open(os.path.join(directory, "run.log"), "w") as log:
-        subprocess.run(cmd, env=env, check=True, stdout=log, stderr=subprocess.STDOUT)
 
 
 def read_csv(path):
@@ -416,7 +408,7 @@ def main():
               f"lid mass {case['lid_ratio']:.3g} x the bed's, dt {case['dt']:.3g} s, "
               f"{case['steps']} steps", flush=True)
         if not args.analyse_only:
-            run_case(args.grains, directory, args.ranks)
+            run_case(args.grains, directory, "shear.yaml", args.ranks)
         results.append(analyse(directory, case))
     results.sort(key=lambda r: r["inertial"])
     print()

@@ -44,9 +44,10 @@ import csv
 import glob
 import math
 import os
-import subprocess
 import sys
 import time
+
+from grains_run import run_case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 D_GRAIN = 0.006
@@ -125,15 +126,6 @@ class Case:
                                   rate=self.rate, pour_end=round(pour_end, 4),
                                   table_friction=table_friction, lo=-self.table - 0.05,
                                   hi=self.table + 0.05, top=z0 + 0.2, vtk_every=steps))
-
-
-def run_case(grains, directory, ranks):
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    cmd = ["mpirun", "-n", str(ranks), grains, "run", os.path.join(directory, "heap.yaml"),
-           "--output", os.path.join(directory, "run"), "--overwrite", "-q"]
-    with open(os.path.join(directory, "run.log"), "w") as log:
-        subprocess.run(cmd, env=env, check=True, stdout=log, stderr=subprocess.STDOUT)
 
 
 def last_frame(run_dir):
@@ -262,7 +254,7 @@ def main():
         start = time.time()
         if not (args.reuse and os.path.exists(os.path.join(run_dir, "metrics.csv"))):
             case.write(directory)
-            run_case(args.grains, directory, args.ranks)
+            run_case(args.grains, directory, "heap.yaml", args.ranks)
         seconds = time.time() - start
         m = measure(run_dir, case.table)
         info = run_metrics(os.path.join(run_dir, "metrics.csv"))
