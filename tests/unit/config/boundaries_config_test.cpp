@@ -15,13 +15,8 @@ namespace {
 
 using test::expectContains;
 
-std::string withSections(const std::string& sections) {
-  return std::string(test::kSmallLatticeYaml) + sections;
-}
-
-std::string errorOf(const std::string& sections) {
-  return test::configErrorOf(withSections(sections), "test.yaml", {});
-}
+using test::latticeErrorOf;
+using test::latticeWith;
 
 const char* const kPour = R"(insertion:
   - name: hopper
@@ -47,7 +42,7 @@ walls:
 )";
 
 TEST(BoundariesConfig, SourcesOutletsAndPistonsParseAndRoundTrip) {
-  const SimulationConfig c = test::loadYaml(withSections(kPour), "t");
+  const SimulationConfig c = test::loadYaml(latticeWith(kPour), "t");
   ASSERT_EQ(c.insertion.size(), 2u);
   const InsertionSource& hopper = c.insertion[0];
   EXPECT_EQ(hopper.name, "hopper");
@@ -72,8 +67,8 @@ TEST(BoundariesConfig, SourcesOutletsAndPistonsParseAndRoundTrip) {
   test::expectRoundTrip(c, "again");
   // Spheres with a spread: the mass rate counts their mean mass, (1 + s^2) m(r).
   const SimulationConfig m = test::loadYaml(
-      withSections("insertion:\n  - {radius: 0.1, radius_spread: 0.3, density: 1000, mass_rate: 1,"
-                   " end: 1, region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}}\n"),
+      latticeWith("insertion:\n  - {radius: 0.1, radius_spread: 0.3, density: 1000, mass_rate: 1,"
+                  " end: 1, region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}}\n"),
       "m");
   EXPECT_NEAR(m.insertion[0].rate, 1.0 / (1000 * 4.0 / 3.0 * kPi * 1e-3 * 1.09), 1e-12);
   EXPECT_EQ(m.insertion[0].name, "insertion.0");
@@ -81,11 +76,11 @@ TEST(BoundariesConfig, SourcesOutletsAndPistonsParseAndRoundTrip) {
 
 TEST(BoundariesConfig, RectangularHolesParseAndRoundTrip) {
   const SimulationConfig c = test::loadYaml(
-      withSections("walls:\n"
-                   "  - {type: plane, name: floor, normal: [0, 0, 1],\n"
-                   "     hole: {type: rectangle, size: [0.1, 0.04], axis: [1, 1, 0.5]}}\n"
-                   "  - {type: disc, name: plate, normal: [0, 0, 1], radius: 0.2,\n"
-                   "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+      latticeWith("walls:\n"
+                  "  - {type: plane, name: floor, normal: [0, 0, 1],\n"
+                  "     hole: {type: rectangle, size: [0.1, 0.04], axis: [1, 1, 0.5]}}\n"
+                  "  - {type: disc, name: plate, normal: [0, 0, 1], radius: 0.2,\n"
+                  "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
       "t");
   ASSERT_EQ(c.walls.size(), 2u);
   EXPECT_EQ(c.walls[0].kind, WallKind::Disc);
@@ -100,7 +95,7 @@ TEST(BoundariesConfig, RectangularHolesParseAndRoundTrip) {
 }
 
 TEST(BoundariesConfig, APourNeedsNoInitialBodies) {
-  std::string yaml = withSections(
+  std::string yaml = latticeWith(
       "insertion:\n  - {radius: 0.1, mass: 1, rate: 10, end: 1,\n"
       "     region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}}\n");
   yaml.replace(yaml.find("count: 8"), 8, "count: 0");
@@ -109,52 +104,58 @@ TEST(BoundariesConfig, APourNeedsNoInitialBodies) {
 
 TEST(BoundariesConfig, BadInputNamesTheKey) {
   const std::string region = "region: {type: box, min: [0, 0, 0], max: [1, 1, 1]}";
-  expectContains(errorOf("insertion:\n  - {radius: 0.1, mass: 1, end: 1, " + region + "}\n"),
+  expectContains(latticeErrorOf("insertion:\n  - {radius: 0.1, mass: 1, end: 1, " + region + "}\n"),
                  {"insertion.0", "neither of insertion.0.rate and insertion.0.mass_rate"});
-  expectContains(errorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, end: 1, count: 3, " +
-                         region + "}\n"),
-                 {"insertion.0.count", "no count when insertion.0.end is given"});
-  expectContains(errorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, start: 2, end: 1, " +
-                         region + "}\n"),
-                 {"insertion.0.end = 1", "a time > insertion.0.start"});
   expectContains(
-      errorOf("insertion:\n  - {radius: 0.6, mass: 1, rate: 1, end: 1, " + region + "}\n"),
+      latticeErrorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, end: 1, count: 3, " + region +
+                     "}\n"),
+      {"insertion.0.count", "no count when insertion.0.end is given"});
+  expectContains(
+      latticeErrorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, start: 2, end: 1, " + region +
+                     "}\n"),
+      {"insertion.0.end = 1", "a time > insertion.0.start"});
+  expectContains(
+      latticeErrorOf("insertion:\n  - {radius: 0.6, mass: 1, rate: 1, end: 1, " + region + "}\n"),
       {"insertion.0.region", "wider than a body"});
-  expectContains(errorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, end: 1, " + region +
-                         ", velocty: [0, 0, 1]}\n"),
+  expectContains(latticeErrorOf("insertion:\n  - {radius: 0.1, mass: 1, rate: 1, end: 1, " +
+                                region + ", velocty: [0, 0, 1]}\n"),
                  {"insertion.0.velocty", "did you mean 'velocity'"});
-  expectContains(errorOf("outlets:\n  - {name: a, type: box, min: [0, 0, 0], max: [1, 0, 1]}\n"),
-                 {"outlets.0.max", "every component greater than outlets.0.min"});
-  expectContains(errorOf("outlets:\n  - {name: a, type: plane, normal: [0, 0, 1]}\n"
-                         "  - {name: a, type: plane, normal: [0, 0, 1]}\n"),
+  expectContains(
+      latticeErrorOf("outlets:\n  - {name: a, type: box, min: [0, 0, 0], max: [1, 0, 1]}\n"),
+      {"outlets.0.max", "every component greater than outlets.0.min"});
+  expectContains(latticeErrorOf("outlets:\n  - {name: a, type: plane, normal: [0, 0, 1]}\n"
+                                "  - {name: a, type: plane, normal: [0, 0, 1]}\n"),
                  {"outlets.1.name", "a name no other entry of outlets has"});
   expectContains(
-      errorOf("walls:\n  - {type: plane, name: p, normal: [0, 0, -1],\n"
-              "     motion: {force_control: {mass: 1}}}\n"),
+      latticeErrorOf("walls:\n  - {type: plane, name: p, normal: [0, 0, -1],\n"
+                     "     motion: {force_control: {mass: 1}}}\n"),
       {"p is force-controlled and contact.compliance = 0", "expected contact.compliance > 0"});
-  expectContains(errorOf("contact: {compliance: 1.0e-6}\nwalls:\n"
-                         "  - {type: cylinder, radius: 1, motion: {force_control: {mass: 1}}}\n"),
-                 {"walls.0.motion.force_control", "expected a plane or a disc"});
-  expectContains(errorOf("contact: {compliance: 1.0e-6}\nwalls:\n"
-                         "  - {type: plane, normal: [0, 0, 1],\n"
-                         "     motion: {velocity: [0, 0, 1], force_control: {mass: 1}}}\n"),
+  expectContains(
+      latticeErrorOf("contact: {compliance: 1.0e-6}\nwalls:\n"
+                     "  - {type: cylinder, radius: 1, motion: {force_control: {mass: 1}}}\n"),
+      {"walls.0.motion.force_control", "expected a plane or a disc"});
+  expectContains(latticeErrorOf("contact: {compliance: 1.0e-6}\nwalls:\n"
+                                "  - {type: plane, normal: [0, 0, 1],\n"
+                                "     motion: {velocity: [0, 0, 1], force_control: {mass: 1}}}\n"),
                  {"walls.0.motion.velocity", "a force-controlled wall moves as its force drives"});
-  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
-                         "     hole: {type: rectangle, size: [0.1, 0]}}\n"),
+  expectContains(latticeErrorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
+                                "     hole: {type: rectangle, size: [0.1, 0]}}\n"),
                  {"walls.0.hole.size", "two numbers > 0"});
-  expectContains(errorOf("walls:\n  - {type: disc, normal: [0, 0, 1], radius: 0.05,\n"
-                         "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+  expectContains(latticeErrorOf("walls:\n  - {type: disc, normal: [0, 0, 1], radius: 0.05,\n"
+                                "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
                  {"walls.0.hole.size", "a hole inside the disc"});
-  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
-                         "     hole: {type: rectangle, size: [0.1, 0.04], axis: [0, 0, 2]}}\n"),
-                 {"walls.0.hole.axis", "not along the wall's normal"});
-  expectContains(errorOf("walls:\n  - {type: plane, normal: [0, 0, 1], hole_radius: 0.1,\n"
-                         "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
+  expectContains(
+      latticeErrorOf("walls:\n  - {type: plane, normal: [0, 0, 1],\n"
+                     "     hole: {type: rectangle, size: [0.1, 0.04], axis: [0, 0, 2]}}\n"),
+      {"walls.0.hole.axis", "not along the wall's normal"});
+  expectContains(latticeErrorOf("walls:\n  - {type: plane, normal: [0, 0, 1], hole_radius: 0.1,\n"
+                                "     hole: {type: rectangle, size: [0.1, 0.04]}}\n"),
                  {"walls.0.hole", "walls.0.hole_radius is given"});
-  expectContains(errorOf("growth: {rate: 1}\ninsertion:\n  - {radius: 0.1, mass: 1, rate: 1, "
-                         "end: 1, " +
-                         region + "}\n"),
-                 {"insertion: not available with growth.rate > 0"});
+  expectContains(
+      latticeErrorOf("growth: {rate: 1}\ninsertion:\n  - {radius: 0.1, mass: 1, rate: 1, "
+                     "end: 1, " +
+                     region + "}\n"),
+      {"insertion: not available with growth.rate > 0"});
 }
 
 }  // namespace

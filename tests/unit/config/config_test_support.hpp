@@ -42,6 +42,16 @@ inline std::string configErrorOf(const std::string& yaml, const std::string& nam
   return "";
 }
 
+/// The small lattice scenario with `sections` (YAML text) appended.
+inline std::string latticeWith(const std::string& sections) {
+  return std::string(kSmallLatticeYaml) + sections;
+}
+
+/// The ConfigError message of the small lattice with `sections` appended.
+inline std::string latticeErrorOf(const std::string& sections) {
+  return configErrorOf(latticeWith(sections), "test.yaml");
+}
+
 inline void expectContains(const std::string& message, std::initializer_list<const char*> parts) {
   for (const char* part : parts) {
     EXPECT_NE(message.find(part), std::string::npos) << "expected '" << part << "' in: " << message;

@@ -21,26 +21,31 @@ constexpr double kForce = 10.0;       // [N] pressing down
 constexpr double kCompliance = 1e-4;  // [m/N]
 constexpr double kDt = 1e-3;
 
-TimeStepper pistonOverSphere() {
+/// The piston, 1 cm above the sphere's top, pressed down by kForce.
+Wall piston() {
+  Wall w = Wall::plane(Vec3(0, 0, 2 * kRadius + 0.01), -Vec3::UnitZ(), "piston");
+  w.load_name = "piston";
+  w.force_control.mass = kPistonMass;
+  w.force_control.force = Vec3(0, 0, -kForce);
+  return w;
+}
+
+/// A floor (the run's mu is 0) and `over` above the sphere.
+TimeStepper pistonOverSphere(const Wall& over = piston(),
+                             FrictionModel model = FrictionModel::Frictionless) {
   StepperSettings s;
   s.assembly.dt = kDt;
-  s.assembly.friction = FrictionModel::Frictionless;
+  s.assembly.friction = model;
   s.assembly.motion.gravity = Vec3(0, 0, -kG);
   s.assembly.compliance = kCompliance;
+  s.mu = 0.0;
   s.envelope = 0.01;
   SolverSettings solver;
   solver.tolerance = 1e-12;
   solver.max_iterations = 20000;
   Wall floor = Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor");
   floor.load_name = "floor";
-  // The piston starts 1 cm above the sphere's top.
-  Wall piston = Wall::plane(Vec3(0, 0, 2 * kRadius + 0.01), -Vec3::UnitZ(), "piston");
-  piston.load_name = "piston";
-  piston.force_control.mass = kPistonMass;
-  piston.force_control.force = Vec3(0, 0, -kForce);
-  return TimeStepper(
-      s, {floor, piston},
-      SolverRegistry::instance().create("apgd", solver, FrictionModel::Frictionless));
+  return TimeStepper(s, {floor, over}, SolverRegistry::instance().create("apgd", solver, model));
 }
 
 TEST(ForceControlledWall, APistonComesToRestWithItsForceAndWeightOnTheBed) {
@@ -90,25 +95,11 @@ TEST(ForceControlledWall, FallsFreelyUntilItTouches) {
 TEST(ForceControlledWall, ASlidingPistonDragsTheSphereUntilItsTopMovesWithIt) {
   BodyDomain domain(Tpetra::getDefaultComm(),
                     {makeSphere(0, kRadius, kSphereMass, Vec3(0, 0, kRadius))});
-  StepperSettings s;
-  s.assembly.dt = kDt;
-  s.assembly.friction = FrictionModel::Coulomb;
-  s.assembly.motion.gravity = Vec3(0, 0, -kG);
-  s.assembly.compliance = kCompliance;
-  s.mu = 0.0;
-  s.envelope = 0.01;
-  SolverSettings solver;
-  solver.tolerance = 1e-12;
-  solver.max_iterations = 20000;
   const double speed = 0.2;
-  Wall piston = Wall::plane(Vec3(0, 0, 2 * kRadius + 0.01), -Vec3::UnitZ(), "piston");
-  piston.load_name = "piston";
-  piston.force_control.mass = kPistonMass;
-  piston.force_control.force = Vec3(0, 0, -kForce);
-  piston.force_control.velocity = Vec3(speed, 0, 0);
-  piston.friction.mu = 0.5;
-  TimeStepper stepper(s, {Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor"), piston},
-                      SolverRegistry::instance().create("apgd", solver, FrictionModel::Coulomb));
+  Wall lid = piston();
+  lid.force_control.velocity = Vec3(speed, 0, 0);
+  lid.friction.mu = 0.5;
+  TimeStepper stepper = pistonOverSphere(lid, FrictionModel::Coulomb);
   EXPECT_EQ(stepper.placedWalls(0.0)[1].velocity.linear, Vec3(speed, 0, 0));
   StepReport last;
   for (int k = 0; k < 3000; ++k) last = stepper.step(domain, k);
