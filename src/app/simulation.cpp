@@ -63,6 +63,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.assembly.spinning_friction = config.contact.spinning_friction;
   s.assembly.damping_steps = config.contact.damping_steps;
   s.assembly.compliance = config.contact.compliance;
+  s.assembly.overlap_slop = config.contact.overlap_slop;
   s.assembly.motion.gravity = config.simulation.gravity;
   s.assembly.motion.overdamped = config.simulation.dynamics == DynamicsKind::Overdamped;
   s.assembly.motion.drag = config.simulation.drag;

@@ -76,6 +76,7 @@ ContactSection parseContact(MapReader s) {
   out.envelope = s.number("envelope", out.envelope, Range::nonNegative());
   out.damping_steps = s.number("damping_steps", out.damping_steps, Range::positive());
   out.compliance = s.number("compliance", out.compliance, Range::nonNegative());
+  out.overlap_slop = s.number("overlap_slop", out.overlap_slop, Range::nonNegative());
   // The method-specific keys are accepted with every method (and ignored by
   // the others), so one scenario can be run with each method through --set.
   const std::string method = s.choice("method", "single", constraintMethodNames());
@@ -87,6 +88,15 @@ ContactSection parseContact(MapReader s) {
   out.max_recursions = static_cast<int>(
       s.integer("max_recursions", out.max_recursions,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  // ReLCP re-solves while an overlap exceeds its tolerance; an overlap the
+  // step leaves in place (the slop) must therefore stay below it.
+  if (constraintMethodInfo(out.method).finds_new_contacts &&
+      !(out.overlap_slop < out.overlap_tolerance)) {
+    s.fail("overlap_slop", "< contact.overlap_tolerance = " + formatNumber(out.overlap_tolerance) +
+                               " with contact.method = " + method +
+                               " (the recursion re-solves while an overlap exceeds that "
+                               "tolerance, and the step leaves overlaps up to the slop)");
+  }
   out.adaptive_envelope = s.boolean("adaptive_envelope", out.adaptive_envelope);
   out.predict_contacts = s.boolean("predict_contacts", out.predict_contacts);
   if (!out.adaptive_envelope && !constraintMethodInfo(out.method).finds_new_contacts) {

@@ -157,6 +157,7 @@ class ContactRowWriter {
         block_(block),
         rolling_(settings.friction == FrictionModel::CoulombRolling),
         relax_(4.0 / (1.0 + 4.0 * settings.damping_steps)),
+        slop_(settings.overlap_slop),
         nrows_(contacts.size() * static_cast<std::size_t>(block)),
         jacobian_(jacobian),
         cones_(cones),
@@ -169,7 +170,10 @@ class ContactRowWriter {
     contactRowDirections(g.normal, block_, directions);
     cones_.mu[ci] = c.mu;
     const bool relaxed = g.gap < 0.0 && c.generation == 0 && !settings_.motion.overdamped;
-    gap_term_[ci * static_cast<std::size_t>(block_)] = relaxed ? relax_ * g.gap : g.gap;
+    // SPOOK removes the part of an overlap beyond the slop (a relaxed overlap
+    // within it is held, not pushed out again every step).
+    gap_term_[ci * static_cast<std::size_t>(block_)] =
+        relaxed ? relax_ * std::min(0.0, g.gap + slop_) : g.gap;
     if (c.isWall()) addWallMotion(ci, c, directions);
     const Body& bb = bodies_[static_cast<std::size_t>(c.body_b)];
     const int col_b = column_of_body_[static_cast<std::size_t>(c.body_b)];
@@ -262,6 +266,7 @@ class ContactRowWriter {
   int block_;
   bool rolling_;
   double relax_;  ///< SPOOK's share of an overlap removed per step, 4 / (1 + 4 d)
+  double slop_;   ///< overlap [m] SPOOK leaves in place
   std::size_t nrows_;
   JacobianArrays& jacobian_;
   ConeSet& cones_;

@@ -31,11 +31,15 @@ const std::vector<RowGroup>& contactRowGroups(std::size_t block) {
 }  // namespace
 
 DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
-  const std::vector<double> diagonal = localDiagonal(qp);
-  const std::size_t contacts = qp.cones.localContacts();
-  const auto block = static_cast<std::size_t>(qp.cones.blockSize());
+  return diagonalMetric(qp.cones, localDiagonal(qp), *qp.b);
+}
+
+DiagonalMetric diagonalMetric(const ConeSet& cones, const std::vector<double>& diagonal,
+                              const Vector& layout) {
+  const std::size_t contacts = cones.localContacts();
+  const auto block = static_cast<std::size_t>(cones.blockSize());
   DiagonalMetric metric;
-  metric.cones = qp.cones;
+  metric.cones = cones;
   metric.scale.assign(diagonal.size(), 0.0);
   // Per contact and group of rows one scale: the normal row alone, the
   // tangential rows averaged (the friction set is isotropic in the tangent
@@ -55,7 +59,7 @@ DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
         s[k] = usable(p) ? 1.0 / std::sqrt(p) : 0.0;
     }
   }
-  const double largest_inverse = globalMax(*qp.b, smallest > 0.0 ? 1.0 / smallest : 0.0);
+  const double largest_inverse = globalMax(layout, smallest > 0.0 ? 1.0 / smallest : 0.0);
   const double fallback = largest_inverse > 0.0 ? std::sqrt(largest_inverse) : 1.0;
   for (double& s : metric.scale)
     if (!(s > 0.0)) s = fallback;

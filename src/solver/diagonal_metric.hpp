@@ -30,6 +30,11 @@ struct DiagonalMetric {
 /// The metric of qp (this rank's unknowns; contacts with a zero or invalid
 /// diagonal get the largest scale of the problem, over all ranks).
 DiagonalMetric diagonalMetric(const QuadraticProgram& qp);
+/// The same from given diagonal entries of A (this rank's unknowns, e.g. with
+/// pgs's mass-splitting factors); `layout` is any vector of the problem's
+/// map (it names the communicator of the fallback scale's maximum).
+DiagonalMetric diagonalMetric(const ConeSet& cones, const std::vector<double>& diagonal,
+                              const Vector& layout);
 
 /// out = S Pi_{S^-1 K}(S^-1 (x - alpha S^2 (Ax + b))), local entries only.
 void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Vector& Ax,

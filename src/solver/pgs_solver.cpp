@@ -32,6 +32,7 @@
 // (default 1: stop as soon as possible). operator_applies counts one per sweep
 // (a sweep touches D^T about as often as one application of A) plus the
 // final evaluation of the measures with A.
+#include "diagonal_metric.hpp"
 #include "row_sweep_kernels.hpp"
 #include "solver_factories.hpp"
 #include "solver_kernels.hpp"
@@ -54,7 +55,8 @@ class PgsSolver final : public Solver {
       : settings_(std::move(settings)),
         omega_(solverOption(settings_, "omega")),
         check_every_(std::max(1, static_cast<int>(solverOption(settings_, "check_every")))),
-        split_mass_(solverOption(settings_, "split_mass") != 0.0) {}
+        split_mass_(solverOption(settings_, "split_mass") != 0.0),
+        metric_(solverOption(settings_, "metric") != 0.0) {}
   std::string name() const override { return "pgs"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
@@ -63,6 +65,7 @@ class PgsSolver final : public Solver {
   double omega_;
   int check_every_;
   bool split_mass_;
+  bool metric_;
 };
 
 SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
@@ -74,12 +77,24 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   const int block = qp.cones.blockSize();
   const bool blocks = block > 1;  // friction: contact-wise updates
 
-  // Step per row: omega / d_ii, or omega / mean(d) over a contact's rows.
+  // Step per row: omega / d_ii, or per contact either omega / mean(d) over its
+  // rows (metric 0) or the diagonal metric P of diagonal_metric.hpp (metric 1:
+  // omega / p per row group, the projection onto K taken in P; for a sphere
+  // contact, whose 3x3 block of A is diagonal, this is the exact minimiser of
+  // the contact's subproblem).
   std::vector<double> step = rowDiagonals(sweep.rows(), n_rows, F, sweep.split());
   const Index contacts = static_cast<Index>(qp.cones.localContacts());
+  const bool metric_step = blocks && metric_;
+  const DiagonalMetric metric =
+      metric_step ? diagonalMetric(qp.cones, step, *qp.b) : DiagonalMetric{};
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < contacts; ++c) {
-    if (blocks) {
+    if (metric_step) {
+      for (int k = 0; k < block; ++k) {
+        const std::size_t i = static_cast<std::size_t>(block * c + k);
+        step[i] = omega_ * metric.scale[i] * metric.scale[i];
+      }
+    } else if (blocks) {
       double* d = step.data() + block * c;
       double sum = 0.0;
       for (int k = 0; k < block; ++k) sum += d[k];
@@ -127,7 +142,16 @@ SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
           const double r = sweep.residual(i, du, g, b);
           z[k] = g[i] - step[static_cast<std::size_t>(i)] * r;
         }
-        qp.cones.projectContact(static_cast<std::size_t>(c), z);
+        if (metric_step) {
+          // Pi^P_K(z) = S Pi_{S^-1 K}(S^-1 z)
+          const double* sc = metric.scale.data() + i0;
+          const double* inv = metric.inverse.data() + i0;
+          for (int k = 0; k < block; ++k) z[k] *= inv[k];
+          metric.cones.projectContact(static_cast<std::size_t>(c), z);
+          for (int k = 0; k < block; ++k) z[k] *= sc[k];
+        } else {
+          qp.cones.projectContact(static_cast<std::size_t>(c), z);
+        }
         for (int k = 0; k < block; ++k) {
           const Index i = i0 + k;
           const double dg = z[k] - g[i];

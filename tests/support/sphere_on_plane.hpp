@@ -23,10 +23,11 @@ inline Vec3 inclinedGravity(double theta) {
 
 class SphereOnPlane {
  public:
-  /// `settings` gets the time step; `plane` its contacts' own friction, if any.
+  /// `settings` gets the time step; `plane` its contacts' own friction, if
+  /// any; the sphere starts `overlap` [m] deep in the plane z = 0.
   SphereOnPlane(StepperSettings settings, const Wall& plane, const Vec3& velocity,
-                const Vec3& angular_velocity)
-      : domain_(Tpetra::getDefaultComm(), {sphere(velocity, angular_velocity)}),
+                const Vec3& angular_velocity, double overlap = 0.0)
+      : domain_(Tpetra::getDefaultComm(), {sphere(velocity, angular_velocity, overlap)}),
         stepper_(withStep(settings), {plane}, solver(settings.assembly.friction)) {}
 
   void run(int steps) {
@@ -39,8 +40,8 @@ class SphereOnPlane {
   const TimeStepper& stepper() const { return stepper_; }
 
  private:
-  static Body sphere(const Vec3& velocity, const Vec3& angular_velocity) {
-    Body b = makeSphere(0, kSphereRadius, kSphereMass, Vec3(0, 0, kSphereRadius));
+  static Body sphere(const Vec3& velocity, const Vec3& angular_velocity, double overlap) {
+    Body b = makeSphere(0, kSphereRadius, kSphereMass, Vec3(0, 0, kSphereRadius - overlap));
     b.velocity = velocity;
     b.angular_velocity = angular_velocity;
     return b;

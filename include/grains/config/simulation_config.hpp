@@ -90,6 +90,8 @@ struct ContactSection {
   /// d = tau / dt in steps (> 0) and compliance eps [m/N] (>= 0).
   double damping_steps = 4.0;
   double compliance = 0.0;
+  /// Overlap depth [m] (>= 0) that SPOOK's gap correction leaves in place.
+  double overlap_slop = 0.0;
   /// How non-spherical pairs are constrained (Palmer et al. (2025) sections 2.5 and 3).
   ConstraintMethod method = ConstraintMethod::Single;
   int subspheres = 7;  ///< multisphere: sub-spheres per body (>= 1; odd for ellipsoids)

@@ -32,6 +32,9 @@ struct AssemblySettings {
   double spinning_friction = 0.0;
   double damping_steps = 4.0;
   double compliance = 0.0;
+  /// Inertial steps: SPOOK relaxes only the part of an overlap beyond this
+  /// depth [m], so resting contacts are not pushed apart and back every step.
+  double overlap_slop = 0.0;
   MotionModel motion;
   /// Body sums of D x on the grids of a reproducible summation (the same
   /// bits on any rank and thread count); false: ordinary sums in contact

@@ -210,6 +210,19 @@ TEST(ConfigShapes, ContactMethods) {
   expectRoundTrip(fixed);
   expectContains(errorOf(kBase, {"contact.adaptive_envelope=false"}),
                  {"contact.adaptive_envelope", "method: relcp"});
+  const SimulationConfig slop =
+      load(kBase,
+           {"contact.method=relcp", "contact.overlap_tolerance=1e-4", "contact.overlap_slop=5e-5"});
+  EXPECT_DOUBLE_EQ(slop.contact.overlap_slop, 5e-5);
+  expectRoundTrip(slop);
+  EXPECT_DOUBLE_EQ(load(kBase, {}).contact.overlap_slop, 0.0);
+  expectContains(errorOf(kBase, {"contact.overlap_slop=-1e-5"}),
+                 {"contact.overlap_slop = -1e-5", "a number >= 0"});
+  // ReLCP re-solves while an overlap exceeds its tolerance: the slop must stay below it.
+  expectContains(errorOf(kBase, {"contact.method=relcp", "contact.overlap_tolerance=1e-4",
+                                 "contact.overlap_slop=1e-4"}),
+                 {"contact.overlap_slop = 1e-4", "< contact.overlap_tolerance = 0.0001",
+                  "contact.method = relcp"});
 
   expectContains(errorOf(kBase, {"contact.method=mesh"}),
                  {"contact.method = mesh", "single, multisphere, relcp"});

@@ -5,8 +5,24 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace grains {
 namespace {
+
+/// A contact-structured Coulomb problem (random bodies and contacts, b with
+/// unit normal entries) with the same mu at every contact.
+QuadraticProgram randomCoulombProblem(unsigned seed, int bodies, int contacts, double scale,
+                                      double regularisation, double mu) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const test::DenseFactored p =
+      test::randomContactProblem(rng, bodies, contacts, 3, scale, regularisation);
+  Eigen::VectorXd b(3 * contacts);
+  for (int i = 0; i < 3 * contacts; ++i) b[i] = normal(rng);
+  return test::makeQp(p, b, FrictionModel::Coulomb,
+                      std::vector<double>(static_cast<std::size_t>(contacts), mu));
+}
 
 // One frictionless row between two bodies with full inertia tensors: one
 // sweep with omega = 1 is exact, gamma = max(0, -b / d) with
@@ -51,14 +67,66 @@ TEST(PgsFactored, AgreesWithBbpgdFrictionlessAndCoulomb) {
   }
 }
 
+// A sphere (mass m, radius R, inertia 2/5 m R^2) sliding on a plane: its
+// contact block of A is diag(1/m, 3.5/m, 3.5/m), and with b pushing it into
+// the plane and along x the minimiser slides on the cone's surface:
+//   gamma_t = -mu gamma_n b_t / |b_t|,
+//   gamma_n = (-b_n + mu |b_t|) / (d_n + mu^2 d_t).
+// With option metric = 1 the sweep steps by the rows' own diagonals and
+// projects in that metric, which for this block is the exact minimiser of the
+// contact's subproblem: one sweep solves it. The mean-diagonal step (metric 0)
+// is not exact here and needs more sweeps.
+TEST(PgsFactored, MetricStepSolvesASlidingSphereContactInOneSweep) {
+  const double m = 2.0, radius = 0.1, mu = 0.4;
+  test::DenseFactored p;
+  p.Dt = Eigen::MatrixXd::Zero(3, 6);
+  p.Dt.row(0) << 0, 0, 1, 0, 0, 0;        // normal n = z, arm r = -R z: r x n = 0
+  p.Dt.row(1) << 1, 0, 0, 0, -radius, 0;  // t = x: r x t = -R y
+  p.Dt.row(2) << 0, 1, 0, radius, 0, 0;   // t = y: r x t = R x
+  BodyMobility w;
+  w.inverse_mass = 1.0 / m;
+  w.inverse_inertia = Mat3::Identity() / (0.4 * m * radius * radius);
+  p.mobility = {w};
+  const Eigen::Vector3d b(-1.0, -3.0, 1.5);
+  const QuadraticProgram qp = test::makeQp(p, b, FrictionModel::Coulomb, {mu});
+  const double dn = 1.0 / m, dt = 3.5 / m;
+  const double bt = std::hypot(b[1], b[2]);
+  const double gn = (-b[0] + mu * bt) / (dn + mu * mu * dt);
+  ASSERT_GT(bt / dt, mu * gn);  // the unconstrained tangential impulse lies outside the cone
+  const Eigen::Vector3d expected(gn, -mu * gn * b[1] / bt, -mu * gn * b[2] / bt);
+
+  const test::RunResult exact =
+      test::run("pgs", qp, Eigen::Vector3d::Zero(), 1e-13, 100, {{"metric", 1.0}});
+  EXPECT_TRUE(exact.report.converged);
+  EXPECT_EQ(exact.report.iterations, 1);
+  EXPECT_LE((exact.gamma - expected).cwiseAbs().maxCoeff(), 1e-12 * gn);
+
+  const test::RunResult mean =
+      test::run("pgs", qp, Eigen::Vector3d::Zero(), 1e-13, 100, {{"metric", 0.0}});
+  EXPECT_TRUE(mean.report.converged);
+  EXPECT_GT(mean.report.iterations, 3);
+  EXPECT_LE((mean.gamma - expected).cwiseAbs().maxCoeff(), 1e-10 * gn);
+}
+
+// Both steps agree with APGD on random contact-structured Coulomb problems,
+// with and without over-relaxation.
+TEST(PgsFactored, MetricStepReachesTheCoulombOptimum) {
+  const QuadraticProgram qp = randomCoulombProblem(31, 6, 12, 0.5, 1e-4, 0.5);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(36);
+  const test::RunResult ref = test::run("apgd", qp, zero, 1e-12, 200000);
+  ASSERT_TRUE(ref.report.converged);
+  for (double omega : {1.0, 1.5}) {
+    SCOPED_TRACE(omega);
+    const test::RunResult r =
+        test::run("pgs", qp, zero, 1e-11, 100000, {{"metric", 1.0}, {"omega", omega}});
+    EXPECT_TRUE(r.report.converged);
+    EXPECT_LE((r.gamma - ref.gamma).cwiseAbs().maxCoeff(), 1e-8 * ref.gamma.cwiseAbs().maxCoeff());
+    EXPECT_NEAR(r.report.objective, ref.report.objective, 1e-9 * std::abs(ref.report.objective));
+  }
+}
+
 TEST(PgsFactored, RelaxationAndSparseResidualChecks) {
-  std::mt19937 rng(23);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  const test::DenseFactored p = test::randomContactProblem(rng, 4, 6, 3, 1.0, 1e-3);
-  Eigen::VectorXd b(18);
-  for (int i = 0; i < 18; ++i) b[i] = normal(rng);
-  const QuadraticProgram qp =
-      test::makeQp(p, b, FrictionModel::Coulomb, std::vector<double>(6, 0.3));
+  const QuadraticProgram qp = randomCoulombProblem(23, 4, 6, 1.0, 1e-3, 0.3);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(18);
   const test::RunResult ref = test::run("apgd", qp, zero, 1e-12, 200000);
   ASSERT_TRUE(ref.report.converged);
