@@ -4,16 +4,17 @@
 // (rest_tolerance.hpp) lets them decay and the pile come to rest.
 #include "grains/dynamics/time_stepper.hpp"
 
-#include "open_box.hpp"
+#include "quiet_pile.hpp"
 
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
 #include <algorithm>
-#include <random>
 
 namespace grains {
 namespace {
+
+using test::PileContacts;
 
 struct RestMeasures {
   double median_speed = 0.0;          ///< median |u| at the end [m/s]
@@ -23,65 +24,18 @@ struct RestMeasures {
   int unconverged = 0;
 };
 
-/// What the pile's contacts are made of besides Coulomb friction.
-struct PileContacts {
-  double overlap_slop = 0.0;
-  double rolling_and_spinning = 0.0;  ///< both resistance coefficients
-};
-
-// 96 spheres dropped from a jittered lattice into a box settle
-// for `settle_steps`, then `rest_steps` more are measured.
+// The quiet pile (quiet_pile.hpp) on one rank.
 RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int rest_steps,
                               const PileContacts& contacts = {}) {
-  const double r = 0.1, m = 1.0, dt = 5e-3, half_width = 0.52;
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> jitter(-0.03, 0.03);
-  std::vector<Body> bodies;
-  for (int k = 0; k < 6; ++k)
-    for (int j = 0; j < 4; ++j)
-      for (int i = 0; i < 4; ++i)
-        bodies.push_back(makeSphere(static_cast<GlobalId>(bodies.size()), r, m,
-                                    Vec3(-0.375 + 0.25 * i + jitter(rng),
-                                         -0.375 + 0.25 * j + jitter(rng), 0.15 + 0.25 * k)));
-  BodyDomain domain(Tpetra::getDefaultComm(), bodies);
-  const std::vector<Wall> walls = test::openBox(-half_width, half_width);
-  StepperSettings settings;
-  settings.assembly.dt = dt;
-  settings.assembly.motion.gravity = Vec3(0, 0, -9.81);
-  settings.assembly.friction =
-      contacts.rolling_and_spinning > 0.0 ? FrictionModel::CoulombRolling : FrictionModel::Coulomb;
-  settings.assembly.rolling_friction = contacts.rolling_and_spinning;
-  settings.assembly.spinning_friction = contacts.rolling_and_spinning;
-  settings.assembly.overlap_slop = contacts.overlap_slop;
-  settings.mu = 0.5;
-  settings.envelope = 0.02;
-  SolverSettings solver_settings;
-  solver_settings.tolerance = 1e-6;
-  solver_settings.max_iterations = 2000;
-  settings.solver_tolerance = solver_settings.tolerance;
-  settings.rest = rest;
-  TimeStepper stepper(
-      settings, walls,
-      SolverRegistry::instance().create("apgd", solver_settings, settings.assembly.friction));
-
+  test::QuietPileRun run =
+      test::settleQuietPile(Tpetra::getDefaultComm(), rest, settle_steps, rest_steps, contacts);
+  std::sort(run.speeds.begin(), run.speeds.end());
   RestMeasures out;
-  for (int step = 0; step < settle_steps + rest_steps; ++step) {
-    const StepReport report = stepper.step(domain, step);
-    if (step >= settle_steps) {
-      out.unconverged += report.solve.converged ? 0 : 1;
-      out.iterations_per_step += static_cast<double>(report.solve.iterations) / rest_steps;
-    }
-  }
-  std::vector<double> speeds;
-  for (std::size_t i = 0; i < domain.numOwned(); ++i) {
-    const Body& b = domain.bodies()[i];
-    speeds.push_back(b.velocity.norm());
-    out.largest_speed =
-        std::max({out.largest_speed, b.velocity.norm(), r * b.angular_velocity.norm()});
-  }
-  std::sort(speeds.begin(), speeds.end());
-  out.median_speed = speeds[speeds.size() / 2];
-  out.upper_quartile_speed = speeds[3 * speeds.size() / 4];
+  out.median_speed = run.speeds[run.speeds.size() / 2];
+  out.upper_quartile_speed = run.speeds[3 * run.speeds.size() / 4];
+  out.largest_speed = run.largest_local_speed;
+  out.iterations_per_step = run.iterations_per_step;
+  out.unconverged = run.unconverged;
   return out;
 }
 
