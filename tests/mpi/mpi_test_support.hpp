@@ -6,6 +6,8 @@
 #include "grains/parallel/body_domain.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
+#include "body_blocks.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -14,14 +16,6 @@
 #include <vector>
 
 namespace grains::test {
-
-/// This rank's contiguous block of `all` (ranks in order, sizes differ by <= 1).
-inline std::vector<Body> myBlock(const std::vector<Body>& all, const Comm& comm) {
-  const std::size_t n = all.size(), p = static_cast<std::size_t>(comm.getSize()),
-                    r = static_cast<std::size_t>(comm.getRank());
-  return std::vector<Body>(all.begin() + static_cast<long>(n * r / p),
-                           all.begin() + static_cast<long>(n * (r + 1) / p));
-}
 
 template <typename T>
 MPI_Datatype mpiTypeOf();

@@ -6,6 +6,7 @@
 // are measured. Each rank starts with a block of the bodies.
 #include "grains/dynamics/time_stepper.hpp"
 
+#include "body_blocks.hpp"
 #include "open_box.hpp"
 
 #include <algorithm>
@@ -42,10 +43,7 @@ inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestToler
         all.push_back(makeSphere(static_cast<GlobalId>(all.size()), r, m,
                                  Vec3(-0.375 + 0.25 * i + jitter(rng),
                                       -0.375 + 0.25 * j + jitter(rng), 0.15 + 0.25 * k)));
-  const std::size_t n = all.size(), p = static_cast<std::size_t>(comm->getSize()),
-                    rank = static_cast<std::size_t>(comm->getRank());
-  BodyDomain domain(comm, std::vector<Body>(all.begin() + static_cast<long>(n * rank / p),
-                                            all.begin() + static_cast<long>(n * (rank + 1) / p)));
+  BodyDomain domain(comm, myBlock(all, *comm));
   const std::vector<Wall> walls = openBox(-half_width, half_width);
   StepperSettings settings;
   settings.assembly.dt = dt;
