@@ -18,6 +18,13 @@
 #      TEND   (simulated time, default 6 s)
 #      GRAINS_DT (default 0.02)  GRAINS_TOL (APGD tolerance, default 1e-4)
 #      EXTRA  (extra grains arguments, e.g. "--set solver.name=bbpgd")
+#      ROLLING (rolling and spinning resistance coefficient on both sides,
+#             default 0: none; grains contact.rolling_friction and
+#             spinning_friction, LIGGGHTS ROLLING_MODEL with torsionTorque on;
+#             use another BENCH_OUT for such runs)
+#      ROLLING_MODEL (LIGGGHTS rolling_friction model when ROLLING > 0,
+#             default epsd2: elastic-plastic, holds a static torque up to the
+#             bound as grains' does; cdt: a constant torque opposing rolling)
 #      LIGGGHTS_DT, YOUNGS (default: the per-N rule below)
 #      YOUNGS_FACTORS ("mu:factor ...", default none: the per-N rule times
 #             factor at that mu, e.g. "0.5:1.2"; dt follows E)
@@ -26,7 +33,10 @@
 #
 # The contact laws are the same on both sides: Coulomb sliding friction mu, no
 # rolling or spinning resistance, no cohesion (liggghts/in.tp2 says so
-# explicitly). Accuracy is held to the usual rule on each side:
+# explicitly); with ROLLING > 0 both sides add rolling and spinning
+# resistance bounded by ROLLING * R* * N (R* the reduced radius: r/2 between
+# spheres, r at a wall; grains bounds the rolling and the spinning torque by
+# that each, LIGGGHTS the torque of the whole relative rotation). Accuracy is held to the usual rule on each side:
 # * LIGGGHTS (liggghts/in.tp2, Hertz-Mindlin with tangential history,
 #   restitution 0.1) is stiffened so that its overlap at rest stays <= 1 % of r
 #   at its usual time step: the load at the bottom of the pile grows with N and
@@ -79,6 +89,16 @@ MUS="${MUS:-0.3 0.5}"
 TEND="${TEND:-6.0}"
 GRAINS_DT="${GRAINS_DT:-0.02}"
 GRAINS_TOL="${GRAINS_TOL:-1e-4}"
+ROLLING="${ROLLING:-0}"
+ROLLING_MODEL="${ROLLING_MODEL:-epsd2}"
+if /usr/bin/python3 -c "import sys; sys.exit(0 if float('$ROLLING') > 0 else 1)"; then
+  grains_rolling=(--set contact.rolling_friction="$ROLLING"
+                  --set contact.spinning_friction="$ROLLING")
+  liggghts_rolling=(-var rolling "$ROLLING" -var rmodel "$ROLLING_MODEL")
+else
+  grains_rolling=()
+  liggghts_rolling=()
+fi
 OUT="${BENCH_OUT:-$ROOT/output/bench-vs-liggghts}"
 command -v liggghts > /dev/null ||
   { echo "liggghts not found: apt-get install -y --no-install-recommends liggghts"; exit 1; }
@@ -113,15 +133,17 @@ print(f'{0.2 * math.pi * 0.1 * math.sqrt(rho / shear) / (0.1631 * nu + 0.8766):.
       mpirun -n "$RANKS" "$GRAINS" run "$init/grains_tp2.yaml" --output "$dir" --overwrite \
         --set simulation.end_time="$TEND" --set simulation.dt="$GRAINS_DT" \
         --set solver.tolerance="$GRAINS_TOL" --set contact.mu="$mu" \
-        --set output.vtk_every="$final_frame_only" ${EXTRA:-} > "$dir.log" 2>&1 ||
+        --set output.vtk_every="$final_frame_only" "${grains_rolling[@]}" ${EXTRA:-} \
+        > "$dir.log" 2>&1 ||
         { echo "grains failed: $dir (see $dir.log)"; mkdir -p "$dir"; touch "$dir/FAILED"; }
       echo "done grains n=$n mu=$mu rep=$rep"
       dir="$OUT/liggghts_n${n}_mu${mu}_p${RANKS}_r${rep}"
       mkdir -p "$dir"
-      echo "youngs $youngs dt $ldt mu $mu" > "$dir/parameters.txt"
+      echo "youngs $youngs dt $ldt mu $mu rolling $ROLLING" > "$dir/parameters.txt"
       (cd "$dir" && mpirun -n "$RANKS" liggghts -echo none -log log.liggghts \
         -var datafile "$init/tp2.data" -var youngs "$youngs" -var dt "$ldt" -var mu "$mu" \
-        -var tend "$TEND" -var every "$every" -in "$DECK/in.tp2" > stdout.txt 2>&1) ||
+        -var tend "$TEND" -var every "$every" "${liggghts_rolling[@]}" -in "$DECK/in.tp2" \
+        > stdout.txt 2>&1) ||
         { echo "liggghts failed: $dir (see $dir/stdout.txt)"; touch "$dir/FAILED"; }
       echo "done liggghts n=$n mu=$mu rep=$rep"
     done

@@ -55,11 +55,12 @@ def write_grains(root, rep, wall, energies, iterations, overlaps, translational,
 
 
 def write_liggghts(root, rep, cpu_per_row, translational, rotational, overlaps, speeds,
-                   floor_overlap):
+                   floor_overlap, rolling=None):
     path = os.path.join(root, f"liggghts_n{N}_mu{MU}_p1_r{rep}")
     os.makedirs(path)
     with open(os.path.join(path, "parameters.txt"), "w") as f:
-        f.write(f"youngs 1.2e+08 dt 0.000387 mu {MU}\n")
+        f.write(f"youngs 1.2e+08 dt 0.000387 mu {MU}"
+                + (f" rolling {rolling}" if rolling is not None else "") + "\n")
     with open(os.path.join(path, "log.liggghts"), "w") as f:
         f.write("LIGGGHTS (Version LIGGGHTS-PUBLIC 3.8.0)\nSetting up run\n\n"
                 "Memory usage per processor = 7.4 Mbytes\n"
@@ -188,11 +189,39 @@ def main():
         failures.append("expected exactly one grains and one liggghts row, nothing unreadable")
     if any("overlap at rest" in line or "contact" in line for line in lines if "_r1:" in line):
         failures.append("run 1 (overlap at its limit, mu as named) was flagged")
+    failures += check_rolling(script)
     for failure in failures:
         print("FAIL " + failure)
     if not have_vtk:
         print("note: VTK's Python not found, the grains final-frame speed was not checked")
     sys.exit(1 if failures else 0)
+
+
+def check_rolling(script):
+    """Rolling and spinning resistance on both sides (vs_liggghts.sh with
+    ROLLING): a grains run with LIGGGHTS's coefficient for both is like for
+    like, one with another rolling or spinning coefficient is not."""
+    failures = []
+    energies = [100, 1000, 50, 5, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3]
+    kin = [0, 500, 1800, 300, 20, 2, 0.5, 0.1, 0.05, 0.015, 0.01]
+    for rolling, spinning, flagged in (("0.05", "0.05", False), ("0.02", "0.05", True),
+                                       ("0.05", "0", True)):
+        with tempfile.TemporaryDirectory() as root:
+            write_grains(root, 1, 0.5, energies, [10] * 10, [5e-5] * 10, [0.0] * 10,
+                         contact=f"  friction: coulomb_rolling\n  mu: {MU}\n"
+                                 f"  rolling_friction: {rolling}\n  spinning_friction: {spinning}\n")
+            write_liggghts(root, 1, 1.0, kin, [0] * 11, [1e-3] * 11, [0.001] * 3, 0.0,
+                           rolling="0.05")
+            lines = subprocess.run(["/usr/bin/python3", script, root], check=True,
+                                   capture_output=True, text=True).stdout.splitlines()
+        if "Rolling and spinning resistance on both sides: 0.05" not in lines:
+            failures.append(f"rolling {rolling}: the coefficient is not stated")
+        noted = any("contact laws differ from LIGGGHTS's" in line and "against 0.05" in line
+                    for line in lines)
+        if noted != flagged:
+            failures.append(f"grains rolling {rolling}, spinning {spinning} against LIGGGHTS 0.05: "
+                            f"{'not ' if flagged else ''}named as not like for like")
+    return failures
 
 
 if __name__ == "__main__":
