@@ -30,7 +30,6 @@ Anderson method's applications on the Coulomb QP for every memory m and
 step factor (the 10 of the power iteration included), and its best count
 over apgd's frictionless one.
 """
-import argparse
 import os
 import sys
 
@@ -39,6 +38,7 @@ import scipy.io
 import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mprgp_table import qp_spec, qp_table_parser  # noqa: E402
 from mprgp_table import solve as grains_solve  # noqa: E402
 from qp_face_conditioning import project  # noqa: E402
 
@@ -119,15 +119,10 @@ def anderson(path, tolerance, memory, step_factor, max_iterations, drop_on_face_
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--grains", required=True)
-    parser.add_argument("--tolerances", default="1e-4,1e-6")
+    parser = qp_table_parser(__doc__)
     parser.add_argument("--memories", default="5,10")
     parser.add_argument("--step-factors", default="1.9")
-    parser.add_argument("--max-iterations", type=int, default=20000)
     parser.add_argument("--drop-on-face-change", action="store_true")
-    parser.add_argument("qps", nargs="+", metavar="LABEL=COULOMB_DIR[:MU0_DIR]")
     args = parser.parse_args()
     tolerances = [float(t) for t in args.tolerances.split(",")]
     variants = [(int(m), float(f)) for m in args.memories.split(",")
@@ -139,8 +134,7 @@ def main():
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
     for spec in args.qps:
-        label, dirs = spec.rsplit("=", 1)
-        coulomb, _, mu0 = dirs.partition(":")
+        label, coulomb, mu0 = qp_spec(spec)
         for tol in tolerances:
             base = grains_solve(args.grains, mu0, "apgd", tol, args.max_iterations,
                                 False) if mu0 else None

@@ -47,15 +47,29 @@ def cell(result):
     return text if result["converged"] else text + " (cap)"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__,
+def qp_table_parser(doc):
+    """The options every table over exported QPs takes (here and in
+    anderson_qp.py); the caller adds its own before parsing."""
+    parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--grains", required=True)
     parser.add_argument("--tolerances", default="1e-4,1e-6")
-    parser.add_argument("--solvers", default="apgd,mprgp")
     parser.add_argument("--max-iterations", type=int, default=20000)
-    parser.add_argument("--warm-start", action="store_true")
     parser.add_argument("qps", nargs="+", metavar="LABEL=COULOMB_DIR[:MU0_DIR]")
+    return parser
+
+
+def qp_spec(spec):
+    """LABEL=COULOMB_DIR[:MU0_DIR] -> (label, Coulomb dir, mu = 0 dir or '')."""
+    label, dirs = spec.rsplit("=", 1)
+    coulomb, _, mu0 = dirs.partition(":")
+    return label, coulomb, mu0
+
+
+def main():
+    parser = qp_table_parser(__doc__)
+    parser.add_argument("--solvers", default="apgd,mprgp")
+    parser.add_argument("--warm-start", action="store_true")
     args = parser.parse_args()
     solvers = args.solvers.split(",")
     tolerances = [float(t) for t in args.tolerances.split(",")]
@@ -67,8 +81,7 @@ def main():
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
     for spec in args.qps:
-        label, dirs = spec.rsplit("=", 1)
-        coulomb, _, mu0 = dirs.partition(":")
+        label, coulomb, mu0 = qp_spec(spec)
         for tol in tolerances:
             frictionless = {s: solve(args.grains, mu0, s, tol, args.max_iterations,
                                      args.warm_start) if mu0 else None for s in solvers}
