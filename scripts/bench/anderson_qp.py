@@ -53,7 +53,8 @@ def face(y, mu_scaled):
 
 
 def anderson(path, tolerance, memory, step_factor, max_iterations, drop_on_face_change=False):
-    """Applications of A to reach the tolerance (None if not within the cap)."""
+    """(applications of A to reach the tolerance, None if not within the cap;
+    the objective 1/2 gamma^T A gamma + b^T gamma of the last iterate)."""
     A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
     b = np.asarray(scipy.io.mmread(path + "/b.mtx")).ravel()
     mu = np.asarray(scipy.io.mmread(path + "/cones.mtx"))[:, 0]
@@ -115,7 +116,8 @@ def anderson(path, tolerance, memory, step_factor, max_iterations, drop_on_face_
     if drop_on_face_change:
         print(f"{path}, tolerance {tolerance:g}, m = {memory}, a = {step_factor}/L: history "
               f"dropped {drops} times in {iteration + 1} iterations", file=sys.stderr)
-    return applies
+    gamma = s * y
+    return applies, float(gamma @ (0.5 * (Hy / s) + b))
 
 
 def main():
@@ -139,8 +141,8 @@ def main():
             base = grains_solve(args.grains, mu0, "apgd", tol, args.max_iterations,
                                 False) if mu0 else None
             friction = grains_solve(args.grains, coulomb, "apgd", tol, args.max_iterations, False)
-            counts = [anderson(coulomb, tol, m, f, args.max_iterations, args.drop_on_face_change)
-                      for m, f in variants]
+            counts = [anderson(coulomb, tol, m, f, args.max_iterations,
+                               args.drop_on_face_change)[0] for m, f in variants]
             row = [label, f"{tol:g}", f"{base['applies']:,}" if base else "",
                    f"{friction['applies']:,}"]
             row += [f"{n:,}" if n is not None else "(cap)" for n in counts]
