@@ -36,7 +36,8 @@
 # explicitly); with ROLLING > 0 both sides add rolling and spinning
 # resistance bounded by ROLLING * R* * N (R* the reduced radius: r/2 between
 # spheres, r at a wall; grains bounds the rolling and the spinning torque by
-# that each, LIGGGHTS the torque of the whole relative rotation). Accuracy is held to the usual rule on each side:
+# that each, LIGGGHTS the torque of the whole relative rotation).
+# Accuracy is held to the usual rule on each side:
 # * LIGGGHTS (liggghts/in.tp2, Hertz-Mindlin with tangential history,
 #   restitution 0.1) is stiffened so that its overlap at rest stays <= 1 % of r
 #   at its usual time step: the load at the bottom of the pile grows with N and
