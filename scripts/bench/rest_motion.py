@@ -22,24 +22,17 @@ settle benchmark; `bodies.mass` from config_used.yaml) and each of its last
 import argparse
 import os
 import sys
-import xml.etree.ElementTree as ET
 
 import numpy as np
 import yaml
 from vtkmodules.util.numpy_support import vtk_to_numpy
-from vtkmodules.vtkIOXML import vtkXMLPolyDataReader, vtkXMLPPolyDataReader
 
-
-def frames(run):
-    sets = ET.parse(os.path.join(run, "bodies.pvd")).getroot().iter("DataSet")
-    return sorted((float(d.get("timestep")), os.path.join(run, d.get("file"))) for d in sets)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarize_vs_liggghts import read_vtk_frame, vtk_frames  # noqa: E402
 
 
 def read(file):
-    reader = vtkXMLPPolyDataReader() if file.endswith(".pvtp") else vtkXMLPolyDataReader()
-    reader.SetFileName(file)
-    reader.Update()
-    data = reader.GetOutput()
+    data = read_vtk_frame(file)  # VTK's Python is present: imported above
     point = data.GetPointData()
     arrays = {name: vtk_to_numpy(point.GetArray(name))
               for name in ("gid", "radius", "velocity", "angular_velocity")}
@@ -81,7 +74,7 @@ def main():
             config = yaml.safe_load(f)
         mass = float(config["bodies"]["mass"])
         walls = config.get("walls") or []
-        for time, file in frames(run)[-args.frames:]:
+        for time, file in vtk_frames(run)[-args.frames:]:
             b = read(file)
             x, r, v, w = b["x"], b["radius"], b["velocity"], b["angular_velocity"]
             inertia = 0.4 * mass * r * r

@@ -143,24 +143,34 @@ def grains_contact_settings(path):
     return settings
 
 
-def grains_final_speeds(path):
-    """Sphere speeds of the last VTK frame (bodies.pvd), or None."""
+def vtk_frames(path):
+    """(time, file) of every frame of a run's bodies.pvd, by time ([] without it)."""
     pvd = os.path.join(path, "bodies.pvd")
     if not os.path.exists(pvd):
-        return None
+        return []
     sets = ET.parse(pvd).getroot().iter("DataSet")
-    last = max(sets, key=lambda d: float(d.get("timestep")), default=None)
-    if last is None:
-        return None
+    return sorted((float(d.get("timestep")), os.path.join(path, d.get("file"))) for d in sets)
+
+
+def read_vtk_frame(file):
+    """The vtkPolyData of one frame (.vtp or .pvtp), or None without VTK's Python."""
     try:
         from vtkmodules.vtkIOXML import vtkXMLPPolyDataReader, vtkXMLPolyDataReader
     except ImportError:
         return None
-    file = os.path.join(path, last.get("file"))
     reader = vtkXMLPPolyDataReader() if file.endswith(".pvtp") else vtkXMLPolyDataReader()
     reader.SetFileName(file)
     reader.Update()
-    velocity = reader.GetOutput().GetPointData().GetArray("velocity")
+    return reader.GetOutput()
+
+
+def grains_final_speeds(path):
+    """Sphere speeds of the last VTK frame (bodies.pvd), or None."""
+    frames = vtk_frames(path)
+    if not frames:
+        return None
+    data = read_vtk_frame(frames[-1][1])
+    velocity = data.GetPointData().GetArray("velocity") if data is not None else None
     if velocity is None:
         return None
     return [math.sqrt(sum(c * c for c in velocity.GetTuple3(k)))
