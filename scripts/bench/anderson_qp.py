@@ -34,13 +34,11 @@ import os
 import sys
 
 import numpy as np
-import scipy.io
-import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mprgp_table import qp_spec, qp_table_parser  # noqa: E402
 from mprgp_table import solve as grains_solve  # noqa: E402
-from qp_face_conditioning import project  # noqa: E402
+from qp_face_conditioning import diagonal_metric, project, read_friction_qp  # noqa: E402
 
 POWER_ITERATIONS = 10
 
@@ -55,15 +53,8 @@ def face(y, mu_scaled):
 def anderson(path, tolerance, memory, step_factor, max_iterations, drop_on_face_change=False):
     """(applications of A to reach the tolerance, None if not within the cap;
     the objective 1/2 gamma^T A gamma + b^T gamma of the last iterate)."""
-    A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
-    b = np.asarray(scipy.io.mmread(path + "/b.mtx")).ravel()
-    mu = np.asarray(scipy.io.mmread(path + "/cones.mtx"))[:, 0]
-    if b.size != 3 * mu.size:
-        sys.exit("anderson_qp.py: expected three unknowns per contact (Coulomb or its mu = 0 variant)")
-    diag = A.diagonal().reshape(-1, 3)
-    s_n, s_t = 1 / np.sqrt(diag[:, 0]), 1 / np.sqrt(0.5 * (diag[:, 1] + diag[:, 2]))
-    s = np.stack([s_n, s_t, s_t], 1).ravel()
-    mu_scaled = mu * s_n / s_t
+    A, b, mu = read_friction_qp(path, "anderson_qp.py")
+    s, mu_scaled = diagonal_metric(A, mu)
 
     def H(y):
         return s * (A @ (s * y))

@@ -38,17 +38,30 @@ def project(x, mu):
     return x.ravel()
 
 
-def main(path):
+def read_friction_qp(path, who):
+    """A (CSR), b and the friction coefficients of an exported QP with three
+    unknowns per contact (Coulomb or its zero-friction variant); exits naming
+    `who` otherwise."""
     A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
     b = np.asarray(scipy.io.mmread(path + "/b.mtx")).ravel()  # dense (array) files
     mu = np.asarray(scipy.io.mmread(path + "/cones.mtx"))[:, 0]
-    contacts, n = mu.size, b.size
-    if n != 3 * contacts:
-        sys.exit("qp_face_conditioning.py: expected three unknowns per contact")
+    if b.size != 3 * mu.size:
+        sys.exit(f"{who}: expected three unknowns per contact")
+    return A, b, mu
+
+
+def diagonal_metric(A, mu):
+    """apgd's metric: per unknown s = diag(A)^-1/2 (normal row alone,
+    tangential rows averaged), and the cones' coefficients in it."""
     diag = A.diagonal().reshape(-1, 3)
     s_n, s_t = 1 / np.sqrt(diag[:, 0]), 1 / np.sqrt(0.5 * (diag[:, 1] + diag[:, 2]))
-    s = np.stack([s_n, s_t, s_t], 1).ravel()
-    mu_scaled = mu * s_n / s_t
+    return np.stack([s_n, s_t, s_t], 1).ravel(), mu * s_n / s_t
+
+
+def main(path):
+    A, b, mu = read_friction_qp(path, "qp_face_conditioning.py")
+    contacts, n = mu.size, b.size
+    s, mu_scaled = diagonal_metric(A, mu)
 
     def step(v):  # S Pi_{S^-1 K}(S^-1 v)
         return s * project(v / s, mu_scaled)
