@@ -36,8 +36,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mprgp_table import qp_spec, qp_table_parser  # noqa: E402
-from mprgp_table import solve as grains_solve  # noqa: E402
+from mprgp_table import (apgd_columns, best_over_base, print_header, print_row,  # noqa: E402
+                         qp_spec, qp_table_parser)
 from qp_face_conditioning import diagonal_metric, project, read_friction_qp  # noqa: E402
 
 POWER_ITERATIONS = 10
@@ -124,22 +124,15 @@ def main():
     columns = ["QP", "tolerance", "`apgd`, μ = 0", "`apgd`, Coulomb"]
     columns += [f"Anderson m = {m}, a = {f}/L, Coulomb" for m, f in variants]
     columns += ["best Anderson / `apgd` μ = 0"]
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
+    print_header(columns)
     for spec in args.qps:
         label, coulomb, mu0 = qp_spec(spec)
         for tol in tolerances:
-            base = grains_solve(args.grains, mu0, "apgd", tol, args.max_iterations,
-                                False) if mu0 else None
-            friction = grains_solve(args.grains, coulomb, "apgd", tol, args.max_iterations, False)
+            base, _, cells = apgd_columns(args.grains, coulomb, mu0, tol, args.max_iterations)
             counts = [anderson(coulomb, tol, m, f, args.max_iterations,
                                args.drop_on_face_change)[0] for m, f in variants]
-            row = [label, f"{tol:g}", f"{base['applies']:,}" if base else "",
-                   f"{friction['applies']:,}"]
-            row += [f"{n:,}" if n is not None else "(cap)" for n in counts]
-            reached = [n for n in counts if n is not None]
-            row += [f"{min(reached) / base['applies']:.1f}" if base and reached else ""]
-            print("| " + " | ".join(row) + " |", flush=True)
+            row = [label] + cells + [f"{n:,}" if n is not None else "(cap)" for n in counts]
+            print_row(row + [best_over_base(counts, base)])
 
 
 if __name__ == "__main__":

@@ -44,8 +44,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mprgp_table import qp_spec, qp_table_parser  # noqa: E402
-from mprgp_table import solve as grains_solve  # noqa: E402
+from mprgp_table import (apgd_columns, best_over_base, print_header, print_row,  # noqa: E402
+                         qp_spec, qp_table_parser)
 from qp_face_conditioning import project, read_friction_qp  # noqa: E402
 
 J = np.array([1.0, -1.0, -1.0])
@@ -225,23 +225,17 @@ def main():
     columns = ["QP", "tolerance", "`apgd`, μ = 0", "`apgd`, Coulomb"]
     columns += [f"interior point, CG to {c:g}, Coulomb" for c in cg_tolerances]
     columns += ["best interior point / `apgd` μ = 0"]
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
+    print_header(columns)
     for spec in args.qps:
         label, coulomb, mu0 = qp_spec(spec)
         for tol in tolerances:
-            base = grains_solve(args.grains, mu0, "apgd", tol, 20000, False) if mu0 else None
-            friction = grains_solve(args.grains, coulomb, "apgd", tol, 20000, False)
+            base, _, cells = apgd_columns(args.grains, coulomb, mu0, tol, 20000)
             results = [interior_point(coulomb, tol, c, args.max_iterations)
                        for c in cg_tolerances]
-            row = [label, f"{tol:g}", f"{base['applies']:,}" if base else "",
-                   f"{friction['applies']:,}"]
+            row = [label] + cells
             row += [f"{n:,} ({k})" if n is not None else f"({why} after {k} iterations)"
                     for n, k, _, why in results]
-            reached = [n for n, _, _, _ in results if n is not None]
-            row += [f"{min(reached) / base['applies']:.1f}" if base and reached else ""]
-            print("| " + " | ".join(row) + " |", flush=True)
-
+            print_row(row + [best_over_base([n for n, _, _, _ in results], base)])
 
 if __name__ == "__main__":
     main()

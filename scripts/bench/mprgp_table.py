@@ -66,6 +66,33 @@ def qp_spec(spec):
     return label, coulomb, mu0
 
 
+def print_row(cells):
+    """One markdown table row, flushed (the tables are printed as they run)."""
+    print("| " + " | ".join(cells) + " |", flush=True)
+
+
+def print_header(columns):
+    print_row(columns)
+    print("|" + "---|" * len(columns))
+
+
+def apgd_columns(grains, coulomb, mu0, tolerance, max_iterations):
+    """apgd's results on the frictionless variant (None without MU0_DIR) and
+    on the Coulomb QP, from gamma = 0, and the row's first four cells: label
+    and tolerance are the caller's."""
+    base = solve(grains, mu0, "apgd", tolerance, max_iterations, False) if mu0 else None
+    friction = solve(grains, coulomb, "apgd", tolerance, max_iterations, False)
+    cells = [f"{tolerance:g}", f"{base['applies']:,}" if base else "", f"{friction['applies']:,}"]
+    return base, friction, cells
+
+
+def best_over_base(counts, base):
+    """The fewest applications of `counts` (None: not reached) over apgd's
+    frictionless ones, as a table cell."""
+    reached = [n for n in counts if n is not None]
+    return f"{min(reached) / base['applies']:.1f}" if base and reached else ""
+
+
 def main():
     parser = qp_table_parser(__doc__)
     parser.add_argument("--solvers", default="apgd,mprgp")
@@ -78,8 +105,7 @@ def main():
     columns += [f"`{s}`, μ = 0" for s in solvers]
     columns += [f"`{s}`, Coulomb" for s in solvers]
     columns += [f"`{s}` Coulomb / `apgd` μ = 0" for s in solvers]
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
+    print_header(columns)
     for spec in args.qps:
         label, coulomb, mu0 = qp_spec(spec)
         for tol in tolerances:
@@ -93,7 +119,7 @@ def main():
             base = frictionless.get("apgd")
             row += [f"{friction[s]['applies'] / base['applies']:.1f}" if base else ""
                     for s in solvers]
-            print("| " + " | ".join(row) + " |", flush=True)
+            print_row(row)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ import scipy.linalg as la
 import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mprgp_table import qp_spec, qp_table_parser  # noqa: E402
+from mprgp_table import print_header, print_row, qp_spec, qp_table_parser  # noqa: E402
 from mprgp_table import solve as grains_solve  # noqa: E402
 
 POWER_ITERATIONS = 10
@@ -188,8 +188,7 @@ def main():
     columns = ["QP", "tolerance", "`apgd` (grains)", "accelerated PG, one level"]
     columns += [f"two-level every {e}, size {z}{', smoothed' if sm else ''}"
                 for e, z, sm in variants]
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
+    print_header(columns)
     for spec in args.qps:
         label, path, _ = qp_spec(spec)
         for tol in tolerances:
@@ -198,7 +197,7 @@ def main():
             runs += [accelerated(path, tol, args.max_iterations, e, z, sm) for e, z, sm in variants]
             row = [label, f"{tol:g}", f"{reference['applies']:,} ({reference['iterations']:,})"]
             row += [f"{n:,} ({k:,})" if n is not None else f"(cap, {k:,})" for n, k, _ in runs]
-            print("| " + " | ".join(row) + " |", flush=True)
+            print_row(row)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ the optimum apgd reaches (`grains qp solve`, tolerance 1e-9) to a relative
 1e-6; the table's command line must print a converged count for that QP.
 usage: interior_point_qp_test.py SOURCE_DIR GRAINS"""
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -54,42 +53,23 @@ def check_algebra(failures):
 
 def main(source, grains):
     sys.path.insert(0, os.path.join(source, "scripts", "bench"))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from interior_point_qp import interior_point  # noqa: E402
-    from mprgp_table import solve  # noqa: E402
+    from qp_study_support import (apgd_optimum, check_optimum, check_table_row, export_demo_qp,
+                                  finish)
 
     failures = []
     check_algebra(failures)
-    env = dict(os.environ, OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run([grains, "run", os.path.join(source, "config", "demo_settle.yaml"),
-                        "--steps", "150", "--output", os.path.join(work, "run"),
-                        "--export-qp", "150", os.path.join(work, "qp"), "-q"],
-                       check=True, env=env)
-        qp = os.path.join(work, "qp", "step_150")
-        reference = solve(grains, qp, "apgd", 1e-9, 20000, False)
-        if not reference["converged"]:
-            sys.exit("apgd did not reach 1e-9 on the demo QP: no reference")
+        qp = export_demo_qp(source, grains, work)
+        optimum = apgd_optimum(source, grains, qp)
         applies, iterations, objective, why = interior_point(qp, 1e-6, 1e-11, 60)
-        if applies is None:
-            failures.append(f"residual 1e-6 not reached ({why} after {iterations} iterations)")
-        else:
-            gap = abs(objective - reference["objective"]) / abs(reference["objective"])
-            print(f"{applies} applications of A in {iterations} iterations, objective "
-                  f"{objective:.12g}, apgd {reference['objective']:.12g}, relative gap {gap:.2e}")
-            if not gap <= 1e-6:
-                failures.append(f"objective off apgd's optimum by {gap:.2e}")
-        table = subprocess.run(["/usr/bin/python3",
-                                os.path.join(source, "scripts", "bench", "interior_point_qp.py"),
-                                "--grains", grains, "--tolerances", "1e-4",
-                                "--cg-tolerances", "1e-11", f"demo={qp}"],
-                               check=True, capture_output=True, text=True, env=env).stdout
-    print(table)
-    rows = [line for line in table.splitlines() if line.startswith("| demo | 0.0001 |")]
-    if len(rows) != 1 or "after" in rows[0]:
-        failures.append("the table has no converged row for the demo QP at 1e-4")
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("interior_point_qp_test: all checks passed")
+        check_optimum("interior point, residual 1e-6", applies, objective, optimum, failures,
+                      f" ({why} after {iterations} iterations)")
+        check_table_row(source, grains, "interior_point_qp.py",
+                        ["--tolerances", "1e-4", "--cg-tolerances", "1e-11", f"demo={qp}"],
+                        "| demo | 0.0001 |", "after", failures)
+    finish("interior_point_qp_test", failures)
 
 
 if __name__ == "__main__":

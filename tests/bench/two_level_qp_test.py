@@ -49,7 +49,9 @@ def check_aggregation(H, free, size, label, failures):
 
 def main(source, grains):
     sys.path.insert(0, os.path.join(source, "scripts", "bench"))
-    from mprgp_table import solve  # noqa: E402
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from qp_study_support import (apgd_optimum, check_optimum, check_table_row, export_demo_qp,
+                                  finish)
     from two_level_qp import accelerated, read_normal_qp  # noqa: E402
 
     failures = []
@@ -58,44 +60,23 @@ def main(source, grains):
     graph = (graph + graph.T + sp.eye(300)).tocsr()
     check_aggregation(graph, rng.random(300) < 0.7, 8, "random graph", failures)
 
-    env = dict(os.environ, OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run([grains, "run", os.path.join(source, "config", "demo_settle.yaml"),
-                        "--steps", "150", "--output", os.path.join(work, "run"),
-                        "--export-qp", "150", os.path.join(work, "qp"), "-q"],
-                       check=True, env=env)
         qp = os.path.join(work, "normal")
         subprocess.run(["/usr/bin/python3",
                         os.path.join(source, "scripts", "bench", "qp_variant.py"),
-                        os.path.join(work, "qp", "step_150"), qp, "normal-only"], check=True)
+                        export_demo_qp(source, grains, work), qp, "normal-only"], check=True)
         A, _ = read_normal_qp(qp)
-        reference = solve(grains, qp, "apgd", 1e-9, 20000, False)
-        if not reference["converged"]:
-            sys.exit("apgd did not reach 1e-9 on the demo's normal QP: no reference")
         check_aggregation(A, np.arange(A.shape[0]) % 3 != 0, 27,
                           "demo QP, every third unknown fixed", failures)
+        optimum = apgd_optimum(source, grains, qp)
         for every, smooth in ((0, False), (5, False), (5, True)):
             applies, iterations, objective = accelerated(qp, 1e-8, 20000, every, 8, smooth)
-            gap = abs(objective - reference["objective"]) / abs(reference["objective"])
-            label = f"every {every}{', smoothed' if smooth else ''}"
-            print(f"{label}: {applies} applications, {iterations} iterations, objective "
-                  f"{objective:.12g}, apgd {reference['objective']:.12g}, relative gap {gap:.2e}")
-            if applies is None:
-                failures.append(f"{label}: residual 1e-8 not reached within 20000 iterations")
-            if not gap <= 1e-6:
-                failures.append(f"{label}: objective off apgd's optimum by {gap:.2e}")
-        table = subprocess.run(["/usr/bin/python3",
-                                os.path.join(source, "scripts", "bench", "two_level_qp.py"),
-                                "--grains", grains, "--tolerances", "1e-6", "--every", "5",
-                                "--sizes", "8", f"demo={qp}"], check=True, capture_output=True,
-                               text=True, env=env).stdout
-    print(table)
-    rows = [line for line in table.splitlines() if line.startswith("| demo | 1e-06 |")]
-    if len(rows) != 1 or "(cap" in rows[0]:
-        failures.append("the table has no converged row for the demo QP at 1e-6")
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("two_level_qp_test: all checks passed")
+            check_optimum(f"every {every}{', smoothed' if smooth else ''}", applies, objective,
+                          optimum, failures, f" in {iterations} iterations")
+        check_table_row(source, grains, "two_level_qp.py",
+                        ["--tolerances", "1e-6", "--every", "5", "--sizes", "8", f"demo={qp}"],
+                        "| demo | 1e-06 |", "(cap", failures)
+    finish("two_level_qp_test", failures)
 
 
 if __name__ == "__main__":
