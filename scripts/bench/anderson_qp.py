@@ -38,9 +38,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mprgp_table import (apgd_columns, best_over_base, print_header, print_row,  # noqa: E402
                          qp_spec, qp_table_parser)
-from qp_face_conditioning import diagonal_metric, project, read_friction_qp  # noqa: E402
-
-POWER_ITERATIONS = 10
+from qp_face_conditioning import (POWER_ITERATIONS, diagonal_metric, lipschitz_bound,  # noqa: E402
+                                  natural_residual, project, read_friction_qp)
 
 
 def face(y, mu_scaled):
@@ -59,21 +58,15 @@ def anderson(path, tolerance, memory, step_factor, max_iterations, drop_on_face_
     def H(y):
         return s * (A @ (s * y))
 
-    v = np.ones(b.size)
-    for _ in range(POWER_ITERATIONS):
-        w = H(v)
-        largest = np.linalg.norm(w) / np.linalg.norm(v)
-        v = w / np.linalg.norm(w)
+    a = step_factor / lipschitz_bound(H, b.size)
     applies = POWER_ITERATIONS
-    a = step_factor / (1.05 * largest)
     c = s * b
     y, Hy = np.zeros(b.size), np.zeros(b.size)  # A 0 needs no product
     values, differences = [], []
     best_step = np.inf
     faces, drops = None, 0
     for iteration in range(max_iterations):
-        gamma = s * y
-        if np.abs(gamma - project(gamma - (Hy + c) / s, mu)).max() <= tolerance:
+        if natural_residual(s * y, (Hy + c) / s, mu) <= tolerance:
             break
         g = project(y - a * (Hy + c), mu_scaled)
         f = g - y

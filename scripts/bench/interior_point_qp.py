@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mprgp_table import (apgd_columns, best_over_base, print_header, print_row,  # noqa: E402
                          qp_spec, qp_table_parser)
-from qp_face_conditioning import project, read_friction_qp  # noqa: E402
+from qp_face_conditioning import natural_residual, read_friction_qp  # noqa: E402
 
 J = np.array([1.0, -1.0, -1.0])
 STEP_FRACTION = 0.99
@@ -147,6 +147,7 @@ def interior_point(path, tolerance, cg_tolerance, max_iterations):
     x[:, 0] = 1.0
     z = x.copy()
     Px = P(x)
+    e = x.copy()  # the cones' axes
 
     def cg(W_inv2, rhs):
         """dx with (P + W^-2) dx = rhs, and P dx from the same products."""
@@ -172,10 +173,8 @@ def interior_point(path, tolerance, cg_tolerance, max_iterations):
             rs = rs_next
         return dx, Pdx
 
-    def residual():
-        gamma = x.ravel() / q_scale
-        grad = (Px.ravel() + q.ravel()) * q_scale  # A gamma + b
-        return np.abs(gamma - project(gamma - grad, mu)).max()
+    def residual():  # gamma = Q^-1 x, A gamma + b = Q (P x + q)
+        return natural_residual(x.ravel() / q_scale, (Px.ravel() + q.ravel()) * q_scale, mu)
 
     for iteration in range(max_iterations):
         if residual() <= tolerance:
@@ -185,8 +184,6 @@ def interior_point(path, tolerance, cg_tolerance, max_iterations):
         W_inv2 = np.einsum("cij,cjk->cik", W_inv, W_inv)
         lam = apply_blocks(W, z)
         mu_gap = (x * z).sum() / m
-        e = np.zeros((m, 3))
-        e[:, 0] = 1.0
 
         def direction(target):
             d = jordan_divide(lam, target)
@@ -236,6 +233,7 @@ def main():
             row += [f"{n:,} ({k})" if n is not None else f"({why} after {k} iterations)"
                     for n, k, _, why in results]
             print_row(row + [best_over_base([n for n, _, _, _ in results], base)])
+
 
 if __name__ == "__main__":
     main()

@@ -38,6 +38,27 @@ def project(x, mu):
     return x.ravel()
 
 
+def natural_residual(gamma, gradient, mu):
+    """grains' stopping measure |gamma - Pi_K(gamma - gradient)|_inf, gradient
+    = A gamma + b, K the cones |t| <= mu n."""
+    return np.abs(gamma - project(gamma - gradient, mu)).max()
+
+
+POWER_ITERATIONS = 10
+
+
+def lipschitz_bound(apply, size):
+    """1.05 times the largest eigenvalue of the operator `apply`, estimated by
+    POWER_ITERATIONS power iterations from the ones vector (the callers count
+    those applications)."""
+    v = np.ones(size)
+    for _ in range(POWER_ITERATIONS):
+        w = apply(v)
+        largest = np.linalg.norm(w) / np.linalg.norm(v)
+        v = w / np.linalg.norm(w)
+    return 1.05 * largest
+
+
 def read_friction_qp(path, who):
     """A (CSR), b and the friction coefficients of an exported QP with three
     unknowns per contact (Coulomb or its zero-friction variant); exits naming
@@ -67,7 +88,7 @@ def main(path):
         return s * project(v / s, mu_scaled)
 
     def residual(x, Ax):
-        return np.abs(x - project(x - (Ax + b), mu)).max()
+        return natural_residual(x, Ax + b, mu)
 
     # APGD (Mazhar et al. 2015) in the diagonal metric, to a tight residual.
     x = np.zeros(n)

@@ -46,8 +46,8 @@ import scipy.sparse as sp
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mprgp_table import print_header, print_row, qp_spec, qp_table_parser  # noqa: E402
 from mprgp_table import solve as grains_solve  # noqa: E402
+from qp_face_conditioning import lipschitz_bound  # noqa: E402
 
-POWER_ITERATIONS = 10
 SMOOTHING_WEIGHT = 0.66
 LINE_SEARCH_TRIALS = 6
 
@@ -111,12 +111,7 @@ def accelerated(path, tolerance, max_iterations, every=0, size=8, smooth=False):
     s = 1 / np.sqrt(A.diagonal())
     product = Operator((sp.diags(s) @ A @ sp.diags(s)).tocsr())
     c = s * b
-    v = np.ones(b.size)
-    for _ in range(POWER_ITERATIONS):
-        w = product(v)
-        largest = np.linalg.norm(w) / np.linalg.norm(v)
-        v = w / np.linalg.norm(w)
-    L = 1.05 * largest
+    L = lipschitz_bound(product, b.size)
 
     def objective(y, Hy):
         return 0.5 * y @ Hy + c @ y
