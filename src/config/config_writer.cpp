@@ -289,6 +289,8 @@ void emitSolverSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "max_halvings" << YAML::Value << c.solver.max_halvings;
   out << YAML::Key << "rest_reduction" << YAML::Value << num(c.solver.rest.reduction);
   out << YAML::Key << "rest_floor" << YAML::Value << num(c.solver.rest.floor);
+  out << YAML::Key << "rest_quantile" << YAML::Value << num(c.solver.rest.quantile);
+  out << YAML::Key << "rest_quantile_limit" << YAML::Value << num(c.solver.rest.quantile_limit);
   if (!c.solver.settings.options.empty()) {
     out << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, value] : c.solver.settings.options) {
@@ -502,7 +504,8 @@ solver:     name (registered solver, apgd), tolerance (>0, 1e-6) or velocity_tol
             = tolerance / simulation.dt), max_iterations (int >=1, 1000),
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             on_unconverged (warn|retry|abort, warn), max_halvings (int 1..20, 3; retry),
-            rest_reduction ([0,1], 1 = off), rest_floor ([0,1], 1),
+            rest_reduction ([0,1], 1 = off), rest_floor ([0,1], 1), rest_quantile ((0,1], 1),
+            rest_quantile_limit (>=1, 30),
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20),

@@ -215,6 +215,9 @@ SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
       static_cast<int>(s.integer("max_halvings", out.max_halvings, Range::closed(1.0, 20.0)));
   out.rest.reduction = s.number("rest_reduction", out.rest.reduction, Range::closed(0.0, 1.0));
   out.rest.floor = s.number("rest_floor", out.rest.floor, Range::closed(0.0, 1.0));
+  out.rest.quantile = s.number("rest_quantile", out.rest.quantile, Range::openClosed(0.0, 1.0));
+  out.rest.quantile_limit =
+      s.number("rest_quantile_limit", out.rest.quantile_limit, Range::atLeast(1.0));
   parseSolverOptions(s, *entry, out.settings);
   for (const auto& spec : entry->options)
     out.settings.options.emplace(spec.name, spec.default_value);

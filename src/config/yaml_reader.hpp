@@ -65,6 +65,7 @@ struct Range {
   static Range atLeast(double v) { return Range{v, 0.0, false, false, true, false}; }
   static Range closed(double a, double b) { return Range{a, b, false, false, true, true}; }
   static Range closedOpen(double a, double b) { return Range{a, b, false, true, true, true}; }
+  static Range openClosed(double a, double b) { return Range{a, b, true, false, true, true}; }
 
   bool contains(double v) const;
   /// "a number > 0", "an integer >= 1", "a number in [0, 0.5)".

@@ -338,8 +338,9 @@ SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) 
   if (!settings_.rest.enabled()) return solveStep(system.qp, gamma);
   // One application of A: how far the warm start is from solving this step.
   system.qp.cones.project(gamma);
-  const double warm_residual = evaluateMeasures(system.qp, gamma).residual;
-  solver_->setToleranceScale(settings_.rest.scale(warm_residual, settings_.solver_tolerance));
+  const ResidualSpread miss = evaluateResidualSpread(system.qp, gamma, settings_.rest.quantile);
+  solver_->setToleranceScale(
+      settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));
   SolveReport report = solveStep(system.qp, gamma);
   ++report.operator_applies;
   return report;

@@ -30,4 +30,12 @@ QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma,
   return m;
 }
 
+ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
+                                      double quantile) {
+  solver_detail::checkLayout(qp, gamma, "evaluateResidualSpread");
+  Vector Ag(gamma.getMap(), false);
+  qp.A->apply(gamma, Ag);
+  return solver_detail::naturalResidualSpread(qp.cones, gamma, Ag, qp.b.get(), quantile);
+}
+
 }  // namespace grains

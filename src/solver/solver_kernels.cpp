@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -146,6 +148,103 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
   const double local = withProjectionKind(
       set, [&](auto kind) { return residualSweep<decltype(kind)::value>(set, px, pAx, pb); });
   return globalMax(x, local);
+}
+
+namespace {
+
+// Histogram bins of a non-negative double: its exponent and the top three
+// bits of its mantissa, i.e. eight bins per octave, monotone in the value.
+// Residuals below 2^-100 share the first bin, those above 2^60 (and NaN,
+// counted as infinite) the last.
+constexpr int kSpreadMantissaBits = 3;
+constexpr int kSpreadShift = 52 - kSpreadMantissaBits;
+constexpr std::uint64_t kSpreadLowestKey = static_cast<std::uint64_t>(1023 - 100)
+                                           << kSpreadMantissaBits;
+constexpr std::uint64_t kSpreadHighestKey = static_cast<std::uint64_t>(1023 + 60)
+                                            << kSpreadMantissaBits;
+constexpr std::size_t kSpreadBins = kSpreadHighestKey - kSpreadLowestKey + 1;
+
+std::size_t spreadBin(double value) {
+  if (!(value < std::numeric_limits<double>::infinity())) return kSpreadBins - 1;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  const std::uint64_t key = bits >> kSpreadShift;
+  if (key <= kSpreadLowestKey) return 0;
+  if (key >= kSpreadHighestKey) return kSpreadBins - 1;
+  return static_cast<std::size_t>(key - kSpreadLowestKey);
+}
+
+// The largest value of bin `bin` (its upper edge).
+double spreadBinTop(std::size_t bin) {
+  if (bin + 1 >= kSpreadBins) return std::numeric_limits<double>::infinity();
+  const std::uint64_t bits = (kSpreadLowestKey + bin + 1) << kSpreadShift;
+  double top = 0.0;
+  std::memcpy(&top, &bits, sizeof top);
+  return top;
+}
+
+template <ProjectionKind Kind>
+double spreadSweep(const ConeSet& set, const double* px, const double* pAx, const double* pb,
+                   std::vector<long long>* counts) {
+  const Index contacts = static_cast<Index>(set.localContacts());
+  double worst = 0.0;
+#pragma omp parallel reduction(max : worst)
+  {
+    std::vector<long long> local(counts ? kSpreadBins : 0, 0LL);
+#pragma omp for schedule(static) nowait
+    for (Index c = 0; c < contacts; ++c) {
+      const double r = contactResidual<Kind>(set, c, px, pAx, pb);
+      worst = std::max(worst, r);
+      if (counts) ++local[spreadBin(r)];
+    }
+    if (counts) {
+#pragma omp critical(grains_residual_spread)
+      for (std::size_t k = 0; k < kSpreadBins; ++k) (*counts)[k] += local[k];
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+ResidualSpread naturalResidualSpread(const ConeSet& cones, const Vector& x, const Vector& Ax,
+                                     const Vector* b, double quantile) {
+  if (!(quantile > 0.0 && quantile <= 1.0))
+    throw std::invalid_argument("naturalResidualSpread: the quantile must lie in (0, 1]");
+  const double* px = readOnly(x);
+  ConeSet storage;
+  const ConeSet& set = residualCones(cones, px, storage);
+  const double* pAx = readOnly(Ax);
+  const double* pb = b ? readOnly(*b) : nullptr;
+  const bool histogram = quantile < 1.0;
+  std::vector<long long> counts(histogram ? kSpreadBins : 0, 0LL);
+  const double local = withProjectionKind(set, [&](auto kind) {
+    return spreadSweep<decltype(kind)::value>(set, px, pAx, pb, histogram ? &counts : nullptr);
+  });
+  ResidualSpread spread;
+  spread.worst = globalMax(x, local);
+  if (!histogram) {
+    spread.quantile = spread.worst;
+    return spread;
+  }
+  // Integer counts add up the same in any order: the quantile does not
+  // depend on the partition.
+  std::vector<long long> global(kSpreadBins, 0LL);
+  Teuchos::reduceAll(*x.getMap()->getComm(), Teuchos::REDUCE_SUM, static_cast<int>(kSpreadBins),
+                     counts.data(), global.data());
+  long long total = 0;
+  for (long long n : global) total += n;
+  if (total == 0) return spread;
+  const auto needed = static_cast<long long>(std::ceil(quantile * static_cast<double>(total)));
+  long long seen = 0;
+  for (std::size_t k = 0; k < kSpreadBins; ++k) {
+    seen += global[k];
+    if (seen >= needed) {
+      spread.quantile = std::min(spreadBinTop(k), spread.worst);
+      break;
+    }
+  }
+  return spread;
 }
 
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {

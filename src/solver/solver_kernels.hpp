@@ -40,6 +40,10 @@ void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, cons
 /// || x - Pi_K(x - (Ax + b)) ||_inf over all ranks.
 double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b);
 
+/// evaluateResidualSpread's sweep, given Ax (no application of A).
+ResidualSpread naturalResidualSpread(const ConeSet& cones, const Vector& x, const Vector& Ax,
+                                     const Vector* b, double quantile);
+
 /// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x), summed
 /// reproducibly (the same on any thread and rank count).
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);

@@ -8,6 +8,10 @@
 // error decay from step to step, down to the floor (docs/solvers.md, "What
 // the tolerance means, and piles at rest"). Resting steps still iterate a
 // little: each stops just below the floor, and the next misses by as much.
+// The miss can be taken over the bulk of the contacts (a quantile) instead of
+// the worst one: in a large pile some contact somewhere is always changing,
+// and measured by that one alone the whole pile would keep errors at the
+// tolerance.
 #include <algorithm>
 
 namespace grains {
@@ -19,6 +23,12 @@ struct RestTolerance {
   double reduction = 1.0;
   /// ...but never tighter than floor x the configured tolerance.
   double floor = 1.0;
+  /// The warm start's miss r0 is this quantile of the contacts' residuals
+  /// (1: the worst contact)...
+  double quantile = 1.0;
+  /// ...as long as the worst contact misses by at most this many tolerances;
+  /// a step that misses by more is in motion, and r0 is the worst miss.
+  double quantile_limit = 30.0;
 
   /// The values docs/solvers.md recommends for random piles (not the
   /// defaults: on degenerate contact sets, e.g. a crystal, they cost more
@@ -26,11 +36,12 @@ struct RestTolerance {
   static RestTolerance recommended() { return RestTolerance{0.3, 0.01}; }
 
   bool enabled() const { return reduction < 1.0 && floor < 1.0; }
-  /// Factor on the configured tolerance for a solve whose warm start has the
-  /// residual `warm_residual`.
-  double scale(double warm_residual, double tolerance) const {
+  /// Factor on the configured tolerance for a solve whose warm start misses
+  /// by `worst` at its worst contact and by `bulk` at the quantile.
+  double scale(double worst, double bulk, double tolerance) const {
     if (!enabled() || !(tolerance > 0.0)) return 1.0;
-    return std::clamp(reduction * warm_residual / tolerance, floor, 1.0);
+    const double miss = worst <= quantile_limit * tolerance ? bulk : worst;
+    return std::clamp(reduction * miss / tolerance, floor, 1.0);
   }
 };
 

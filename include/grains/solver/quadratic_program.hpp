@@ -64,4 +64,20 @@ QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma);
 QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma,
                             const Vector& gradient);
 
+/// How far gamma is from solving the QP, contact by contact. A contact's
+/// share of the natural residual is the largest of its rows; `worst` is the
+/// largest share (the natural residual), `quantile` the smallest value that
+/// the requested fraction of the contacts do not exceed, rounded up to the
+/// next of eight steps per octave (counted in a histogram of integers, so the
+/// same on any rank and thread count). A fraction of 1 gives `worst`.
+struct ResidualSpread {
+  double worst = 0.0;
+  double quantile = 0.0;
+};
+
+/// The spread at gamma for the fraction `quantile` in (0, 1] (one
+/// application of A).
+ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
+                                      double quantile);
+
 }  // namespace grains

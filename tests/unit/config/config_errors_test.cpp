@@ -137,6 +137,10 @@ TEST(ConfigErrors, RestToleranceFactorsAreFractions) {
                  {"solver.rest_reduction = 2", "[0, 1]"});
   expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, rest_floor: -0.1}\n"),
                  {"solver.rest_floor = -0.1", "[0, 1]"});
+  expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, rest_quantile: 0}\n"),
+                 {"solver.rest_quantile = 0", "(0, 1]"});
+  expectContains(errorOf(std::string(kValid) + "solver: {name: apgd, rest_quantile_limit: 0.5}\n"),
+                 {"solver.rest_quantile_limit = 0.5", ">= 1"});
 }
 
 TEST(ConfigErrors, ToleranceInOneUnitOnly) {

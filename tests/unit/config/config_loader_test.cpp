@@ -224,7 +224,8 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
           "walls:\n  - {type: box, min: [0, 0, 0], max: [1, 1, 2]}\n"
           "  - {type: cylinder, side: outside, radius: 0.05, point: [0.5, 0.5, 0]}\n"
           "contact: {friction: coulomb, mu: 0.3}\n"
-          "solver: {name: pgs, rest_reduction: 0.3, rest_floor: 0.01, options: {omega: 1.3}}\n",
+          "solver: {name: pgs, rest_reduction: 0.3, rest_floor: 0.01, rest_quantile: 0.999,\n"
+          "         rest_quantile_limit: 10, options: {omega: 1.3}}\n",
       "a.yaml", ".");
   const std::string text = configToYaml(a);
   const SimulationConfig b = loadConfigString(text, "b.yaml", ".");
@@ -236,6 +237,8 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
   EXPECT_EQ(b.solver.name, "pgs");
   EXPECT_DOUBLE_EQ(b.solver.rest.reduction, 0.3);
   EXPECT_DOUBLE_EQ(b.solver.rest.floor, 0.01);
+  EXPECT_DOUBLE_EQ(b.solver.rest.quantile, 0.999);
+  EXPECT_DOUBLE_EQ(b.solver.rest.quantile_limit, 10.0);
   EXPECT_DOUBLE_EQ(b.bodies.region.max_corner.x(), 1.0);
 }
 

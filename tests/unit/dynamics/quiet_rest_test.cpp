@@ -41,10 +41,26 @@ RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int r
 
 TEST(RestTolerance, StopsBelowTheWarmStartsMissBetweenFloorAndTolerance) {
   const RestTolerance rest = RestTolerance::recommended();
-  EXPECT_DOUBLE_EQ(rest.scale(1.0, 1e-4), 1.0);              // impact: the tolerance
-  EXPECT_DOUBLE_EQ(rest.scale(1e-4, 1e-4), 0.3);             // near rest: 0.3 x the miss
-  EXPECT_DOUBLE_EQ(rest.scale(1e-7, 1e-4), 0.01);            // at rest: the floor
-  EXPECT_DOUBLE_EQ(RestTolerance{}.scale(1e-4, 1e-4), 1.0);  // off
+  EXPECT_DOUBLE_EQ(rest.scale(1.0, 1.0, 1e-4), 1.0);               // impact: the tolerance
+  EXPECT_DOUBLE_EQ(rest.scale(1e-4, 1e-4, 1e-4), 0.3);             // near rest: 0.3 x the miss
+  EXPECT_DOUBLE_EQ(rest.scale(1e-7, 1e-7, 1e-4), 0.01);            // at rest: the floor
+  EXPECT_DOUBLE_EQ(RestTolerance{}.scale(1e-4, 1e-4, 1e-4), 1.0);  // off
+}
+
+TEST(RestTolerance, TakesTheBulkMissUnlessTheWorstContactIsInMotion) {
+  RestTolerance rest = RestTolerance::recommended();
+  rest.floor = 0.001;
+  rest.quantile = 0.99;  // scale() is handed that quantile as `bulk`
+  // A resting pile with one contact changing: the bulk's miss sets the stop.
+  EXPECT_DOUBLE_EQ(rest.scale(5e-4, 1e-5, 1e-4), 0.03);
+  EXPECT_DOUBLE_EQ(rest.scale(5e-4, 1e-8, 1e-4), 0.001);
+  // Up to quantile_limit (30) tolerances the worst contact is an event in a
+  // resting pile...
+  EXPECT_DOUBLE_EQ(rest.scale(3e-3, 1e-5, 1e-4), 0.03);
+  // ...beyond, the step is in motion and keeps the tolerance.
+  EXPECT_DOUBLE_EQ(rest.scale(3.1e-3, 1e-5, 1e-4), 1.0);
+  rest.quantile_limit = 100.0;
+  EXPECT_DOUBLE_EQ(rest.scale(3.1e-3, 1e-5, 1e-4), 0.03);
 }
 
 TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
