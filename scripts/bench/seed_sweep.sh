@@ -9,8 +9,8 @@
 # interleaved (all variants of a seed and mu, then the next). Each variant
 # gets $BENCH_OUT/<name>, laid out as vs_liggghts.sh's output with the seed in
 # place of the repeat (grains_n<N>_mu<mu>_p1_r<seed>), and its own summary
-# ($BENCH_OUT/<name>/summary.md, by summarize_vs_liggghts.py: medians over
-# the seeds).
+# ($BENCH_OUT/<name>/summary.md, by summarize_vs_liggghts.py --runs: medians
+# over the seeds, then every run).
 #
 #   scripts/bench/seed_sweep.sh NAME[=ARGS] [NAME[=ARGS] ...]
 #
@@ -81,7 +81,7 @@ export GRAINS TEND GRAINS_DT GRAINS_TOL final_frame_only
 tr '\n' '\0' < "$runs" | xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$1"' _ {}
 for name in "${names[@]}"; do
   echo "## $name"
-  /usr/bin/python3 "$ROOT/scripts/bench/summarize_vs_liggghts.py" "$OUT/$name" |
+  /usr/bin/python3 "$ROOT/scripts/bench/summarize_vs_liggghts.py" --runs "$OUT/$name" |
     tee "$OUT/$name/summary.md"
   echo
 done

@@ -3,7 +3,9 @@
 (N, mu, ranks, code) and the ratios LIGGGHTS / grains of the median wall
 times to rest.
 
-Usage: summarize_vs_liggghts.py BENCH_OUT
+Usage: summarize_vs_liggghts.py [--runs] BENCH_OUT
+--runs: also a table of every run (scripts/bench/seed_sweep.sh, whose runs
+differ in their initial state, not only in the machine's noise).
 Run directories: <code>_n<N>_mu<mu>_p<ranks>_r<rep> (code grains or liggghts;
 the older names without _mu<mu> are read as mu = 0.3, the deck's value then).
 
@@ -356,10 +358,28 @@ def summarise(runs):
     return lines
 
 
+def run_rows(runs):
+    """One Markdown row per run: its rest times, wall times to rest and final
+    median speed ('-' where it never rested)."""
+    def at(run, criterion, values, scale=1.0):
+        i = run.rest[criterion]
+        return "-" if i is None else f"{scale * values[i]:.2f}"
+    lines = ["| run | t_rest A [s] | wall A [s] | t_rest B [s] | wall B [s] | v_med end [mm/s] |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for run in runs:
+        v_med = "-" if run.v_med is None else f"{1e3 * run.v_med:.3g}"
+        lines.append(f"| {run.name} | {at(run, 'A', run.times)} | {at(run, 'A', run.walls)} | "
+                     f"{at(run, 'B', run.times)} | {at(run, 'B', run.walls)} | {v_med} |")
+    return lines
+
+
 def main():
-    if len(sys.argv) != 2:
+    arguments = sys.argv[1:]
+    per_run = "--runs" in arguments
+    arguments = [a for a in arguments if a != "--runs"]
+    if len(arguments) != 1:
         sys.exit(__doc__)
-    root = sys.argv[1]
+    root = arguments[0]
     runs, problems = [], []
     for name in sorted(os.listdir(root)):
         m = DIRECTORY.fullmatch(name)
@@ -393,6 +413,9 @@ def main():
     if problems:
         print()
         print("\n".join(problems))
+    if per_run and runs:
+        print()
+        print("\n".join(run_rows(runs)))
 
 
 if __name__ == "__main__":

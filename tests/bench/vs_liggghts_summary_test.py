@@ -120,6 +120,8 @@ def main():
         os.makedirs(os.path.join(root, "init_n1000"))  # not a run directory
         out = subprocess.run(["/usr/bin/python3", script, root], check=True,
                              capture_output=True, text=True).stdout
+        per_run = subprocess.run(["/usr/bin/python3", script, "--runs", root], check=True,
+                                 capture_output=True, text=True).stdout
     print(out)
     lines = out.splitlines()
     head = next(line for line in lines if line.startswith("| N |"))
@@ -189,12 +191,38 @@ def main():
         failures.append("expected exactly one grains and one liggghts row, nothing unreadable")
     if any("overlap at rest" in line or "contact" in line for line in lines if "_r1:" in line):
         failures.append("run 1 (overlap at its limit, mu as named) was flagged")
+    failures += check_per_run(per_run, out, have_vtk)
     failures += check_rolling(script)
     for failure in failures:
         print("FAIL " + failure)
     if not have_vtk:
         print("note: VTK's Python not found, the grains final-frame speed was not checked")
     sys.exit(1 if failures else 0)
+
+
+def check_per_run(per_run, summary, have_vtk):
+    """--runs: the summary unchanged, then a row per run that read: grains r1
+    (rest A at 0.6 s after 3.0 s, B at 0.8 s after 4.0 s, median final speed
+    3 mm/s), r3 (rest A at 1.0 s after 4.0 s, never B), LIGGGHTS r2 (never B)."""
+    failures = []
+    if not per_run.startswith(summary):
+        failures.append("--runs changed the summary above its run table")
+    rows = {}
+    for line in per_run.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| grains_") or line.startswith("| liggghts_"):
+            rows[cells[0]] = cells[1:]
+    wanted = {f"grains_n{N}_mu{MU}_p1_r1": ["0.60", "3.00", "0.80", "4.00",
+                                            "3" if have_vtk else "-"],
+              f"grains_n{N}_mu{MU}_p1_r3": ["1.00", "4.00", "-", "-"],
+              f"liggghts_n{N}_mu{MU}_p1_r2": ["0.70", "8.40", "-", "-", "4"]}
+    for name, cells in wanted.items():
+        got = rows.get(name, [])[:len(cells)]
+        if got != cells:
+            failures.append(f"--runs row {name}: expected {cells}, got {got}")
+    if len(rows) != 5:  # three grains runs and two LIGGGHTS runs read; r4 failed
+        failures.append(f"--runs: expected 5 run rows, got {len(rows)}")
+    return failures
 
 
 def check_rolling(script):
