@@ -38,10 +38,16 @@ def project(x, mu):
     return x.ravel()
 
 
+def contact_residuals(gamma, gradient, mu):
+    """Each contact's share of the natural residual: max over its three rows
+    of |gamma - Pi_K(gamma - gradient)|, gradient = A gamma + b."""
+    return np.abs(gamma - project(gamma - gradient, mu)).reshape(-1, 3).max(axis=1)
+
+
 def natural_residual(gamma, gradient, mu):
     """grains' stopping measure |gamma - Pi_K(gamma - gradient)|_inf, gradient
     = A gamma + b, K the cones |t| <= mu n."""
-    return np.abs(gamma - project(gamma - gradient, mu)).max()
+    return contact_residuals(gamma, gradient, mu).max()
 
 
 POWER_ITERATIONS = 10

@@ -23,15 +23,9 @@ import scipy.io
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qp_face_conditioning import project, read_friction_qp  # noqa: E402
+from qp_face_conditioning import contact_residuals, project, read_friction_qp  # noqa: E402
 
 QUANTILES = (50.0, 90.0, 99.0, 99.9)
-
-
-def contact_residuals(A, b, mu, gamma):
-    """Each contact's share of the natural residual at gamma."""
-    r = gamma - project(gamma - (A @ gamma + b), mu)
-    return np.abs(r).reshape(-1, 3).max(axis=1)
 
 
 def main(paths):
@@ -51,7 +45,7 @@ def main(paths):
                           " | | | | | | |")
                     continue
                 gamma = project(gamma, mu)
-            shares = contact_residuals(A, b, mu, gamma)
+            shares = contact_residuals(gamma, A @ gamma + b, mu)
             values = " | ".join(f"{v:.1e}" for v in np.percentile(shares, QUANTILES))
             print(f"| {path} | {name} | {shares.size} | {values} | {shares.max():.1e} |"
                   f" {(shares > tolerance).sum()} | {(shares > tolerance / 0.3).sum()} |")

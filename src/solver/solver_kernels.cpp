@@ -183,24 +183,23 @@ double spreadBinTop(std::size_t bin) {
   return top;
 }
 
+// residualSweep that also counts every contact's share into `counts`.
 template <ProjectionKind Kind>
 double spreadSweep(const ConeSet& set, const double* px, const double* pAx, const double* pb,
-                   std::vector<long long>* counts) {
+                   std::vector<long long>& counts) {
   const Index contacts = static_cast<Index>(set.localContacts());
   double worst = 0.0;
 #pragma omp parallel reduction(max : worst)
   {
-    std::vector<long long> local(counts ? kSpreadBins : 0, 0LL);
+    std::vector<long long> local(kSpreadBins, 0LL);
 #pragma omp for schedule(static) nowait
     for (Index c = 0; c < contacts; ++c) {
       const double r = contactResidual<Kind>(set, c, px, pAx, pb);
       worst = std::max(worst, r);
-      if (counts) ++local[spreadBin(r)];
+      ++local[spreadBin(r)];
     }
-    if (counts) {
 #pragma omp critical(grains_residual_spread)
-      for (std::size_t k = 0; k < kSpreadBins; ++k) (*counts)[k] += local[k];
-    }
+    for (std::size_t k = 0; k < kSpreadBins; ++k) counts[k] += local[k];
   }
   return worst;
 }
@@ -211,22 +210,20 @@ ResidualSpread naturalResidualSpread(const ConeSet& cones, const Vector& x, cons
                                      const Vector* b, double quantile) {
   if (!(quantile > 0.0 && quantile <= 1.0))
     throw std::invalid_argument("naturalResidualSpread: the quantile must lie in (0, 1]");
+  ResidualSpread spread;
+  if (quantile == 1.0) {  // the worst contact: no histogram needed
+    spread.worst = spread.quantile = naturalResidual(cones, x, Ax, b);
+    return spread;
+  }
   const double* px = readOnly(x);
   ConeSet storage;
   const ConeSet& set = residualCones(cones, px, storage);
   const double* pAx = readOnly(Ax);
   const double* pb = b ? readOnly(*b) : nullptr;
-  const bool histogram = quantile < 1.0;
-  std::vector<long long> counts(histogram ? kSpreadBins : 0, 0LL);
-  const double local = withProjectionKind(set, [&](auto kind) {
-    return spreadSweep<decltype(kind)::value>(set, px, pAx, pb, histogram ? &counts : nullptr);
-  });
-  ResidualSpread spread;
+  std::vector<long long> counts(kSpreadBins, 0LL);
+  const double local = withProjectionKind(
+      set, [&](auto kind) { return spreadSweep<decltype(kind)::value>(set, px, pAx, pb, counts); });
   spread.worst = globalMax(x, local);
-  if (!histogram) {
-    spread.quantile = spread.worst;
-    return spread;
-  }
   // Integer counts add up the same in any order: the quantile does not
   // depend on the partition.
   std::vector<long long> global(kSpreadBins, 0LL);
