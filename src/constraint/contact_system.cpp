@@ -273,6 +273,47 @@ class ContactRowWriter {
   std::vector<double>& gap_term_;
 };
 
+/// diag(A) = scale * diag(D^T W D) + reg per row, from the contact frames the
+/// writer filled: a row's entries for a body are jacobianRow(direction,
+/// contact point, centre) (angularJacobianRow for rolling and spinning rows),
+/// and its diagonal entry the sum of the bodies' d^T W d (the same bits as
+/// when formed from the CSR of D^T, whose entries these are up to sign).
+std::vector<double> diagonalFromFrames(const JacobianArrays& jacobian, int block,
+                                       const std::vector<BodyMobility>& mobility, double scale,
+                                       double regularisation) {
+  const std::size_t contacts = jacobian.frame_bodies.size() / 2;
+  const auto rows = static_cast<std::size_t>(block);
+  std::vector<double> diagonal(contacts * rows);
+  parallelFor(contacts, [&](std::size_t ci) {
+    const double* frame = jacobian.frames.data() + jacobian.stride * ci;
+    const int col_a = jacobian.frame_bodies[2 * ci], col_b = jacobian.frame_bodies[2 * ci + 1];
+    for (std::size_t r = 0; r < rows; ++r) {
+      const Vec3 direction(frame[3 * r], frame[3 * r + 1], frame[3 * r + 2]);
+      // Per side (a with -, b with +) the row's 6 entries for that body.
+      double entries[2][6];
+      for (int side = 0; side < 2; ++side) {
+        const double* arm = frame + 3 * rows + 3 * static_cast<std::size_t>(side);
+        const Vec3 angular = r >= 3 ? direction : Vec3(arm[0], arm[1], arm[2]).cross(direction);
+        const double sign = side == 0 ? -1.0 : 1.0;
+        for (int k = 0; k < 3; ++k) {
+          entries[side][k] = r >= 3 ? 0.0 : sign * direction[k];
+          entries[side][3 + k] = sign * angular[k];
+        }
+      }
+      double sum = mobility[static_cast<std::size_t>(col_b)].quadraticForm(entries[1]);
+      if (col_a == col_b) {
+        // A body against its own periodic image: one column, the entries add.
+        for (int k = 0; k < 6; ++k) entries[1][k] += entries[0][k];
+        sum = mobility[static_cast<std::size_t>(col_b)].quadraticForm(entries[1]);
+      } else if (col_a >= 0) {
+        sum += mobility[static_cast<std::size_t>(col_a)].quadraticForm(entries[0]);
+      }
+      diagonal[ci * rows + r] = scale * sum + regularisation;
+    }
+  });
+  return diagonal;
+}
+
 /// Free velocities of the owned bodies (no contacts), and b = dt D^T u_free
 /// plus the gap terms.
 void setFreeVelocitiesAndB(ContactSystem& sys, const std::vector<Body>& bodies,
@@ -333,11 +374,13 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
                              jacobian.csr_columns, jacobian.csr_values));
   sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map, maps->importer());
 
+  const double regularisation =
+      4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
+  std::vector<double> diagonal =
+      diagonalFromFrames(jacobian, block, column_mobility, settings.dt, regularisation);
   std::vector<BodyMobility> owned_mobility(column_mobility.begin(),
                                            column_mobility.begin() + static_cast<long>(num_owned));
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
-  const double regularisation =
-      4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
   sys.A = rcp(new ContactOperator(
       sys.Dt,
       std::make_shared<ContactFrameJacobian>(block, std::move(jacobian.frame_bodies),
@@ -350,6 +393,7 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.factored->mobility = std::move(column_mobility);
   sys.factored->scale = settings.dt;
   sys.factored->regularisation = regularisation;
+  sys.factored->diagonal = std::move(diagonal);
   setFreeVelocitiesAndB(sys, bodies, num_owned, settings, gap_term);
 
   sys.qp.A = sys.A;

@@ -92,6 +92,19 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
           static_cast<int>(i);
   }
 
+  // What the pair test reads of each body, in cell order: the bodies of a
+  // row of three neighbouring cells are then one contiguous run of entries.
+  struct Entry {
+    double x, y, z, bound;
+    int index;
+  };
+  std::vector<Entry> entries(static_cast<std::size_t>(n));
+  parallelFor(entries.size(), [&](std::size_t k) {
+    const auto j = static_cast<std::size_t>(sorted[k]);
+    const Vec3& p = bodies[j].position;
+    entries[k] = Entry{p.x(), p.y(), p.z(), bound[j], sorted[k]};
+  });
+
   const auto owned = static_cast<std::int64_t>(num_owned);
   // Items in increasing i (contiguous per-thread ranges joined in order) with
   // each i's partners sorted: the pairs come out in key order without a
@@ -101,26 +114,28 @@ std::vector<BodyPair> findNeighbourPairs(const std::vector<Body>& bodies, std::s
       static_cast<std::size_t>(n), [&](std::size_t index, std::vector<BodyPair>& local) {
         const auto i = static_cast<std::int64_t>(index);
         const std::size_t first = local.size();
-        const Body& bi = bodies[index];
-        const auto c = grid.coords(bi.position);
+        const Vec3& pi = bodies[index].position;
+        const auto c = grid.coords(pi);
         const double ri = bound[index];
+        const bool ghost_i = i >= owned;
+        const std::int64_t x0 = std::max<std::int64_t>(c[0] - 1, 0);
+        const std::int64_t x1 = std::min(c[0] + 1, grid.dims[0] - 1);
         for (std::int64_t z = std::max<std::int64_t>(c[2] - 1, 0);
              z <= std::min(c[2] + 1, grid.dims[2] - 1); ++z)
           for (std::int64_t y = std::max<std::int64_t>(c[1] - 1, 0);
-               y <= std::min(c[1] + 1, grid.dims[1] - 1); ++y)
-            for (std::int64_t x = std::max<std::int64_t>(c[0] - 1, 0);
-                 x <= std::min(c[0] + 1, grid.dims[0] - 1); ++x) {
-              const auto cell = static_cast<std::size_t>(grid.index(x, y, z));
-              for (std::int64_t k = cell_start[cell]; k < cell_start[cell + 1]; ++k) {
-                const int j = sorted[static_cast<std::size_t>(k)];
-                if (j <= i) continue;
-                if (i >= owned && j >= owned) continue;  // ghost-ghost: not ours
-                const Body& bj = bodies[static_cast<std::size_t>(j)];
-                const double reach = ri + bound[static_cast<std::size_t>(j)] + envelope;
-                if ((bj.position - bi.position).squaredNorm() <= reach * reach)
-                  local.emplace_back(static_cast<int>(i), j);
-              }
+               y <= std::min(c[1] + 1, grid.dims[1] - 1); ++y) {
+            const auto begin = cell_start[static_cast<std::size_t>(grid.index(x0, y, z))];
+            const auto end = cell_start[static_cast<std::size_t>(grid.index(x1, y, z)) + 1];
+            for (std::int64_t k = begin; k < end; ++k) {
+              const Entry& e = entries[static_cast<std::size_t>(k)];
+              if (e.index <= i) continue;
+              if (ghost_i && e.index >= owned) continue;  // ghost-ghost: not ours
+              const double dx = e.x - pi.x(), dy = e.y - pi.y(), dz = e.z - pi.z();
+              const double reach = ri + e.bound + envelope;
+              if (dx * dx + dy * dy + dz * dz <= reach * reach)
+                local.emplace_back(static_cast<int>(i), e.index);
             }
+          }
         std::sort(local.begin() + static_cast<std::ptrdiff_t>(first), local.end());
       });
 }

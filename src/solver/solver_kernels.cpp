@@ -43,6 +43,7 @@ double globalSum(const Vector& v, double local) {
 std::vector<double> localDiagonal(const QuadraticProgram& qp) {
   const std::size_t n = qp.b->getLocalLength();
   std::vector<double> diagonal(n, 0.0);
+  if (!qp.factored.is_null() && qp.factored->diagonal.size() == n) return qp.factored->diagonal;
   if (!qp.factored.is_null()) {
     // d_i = scale * sum_b (D^T_ib) W_b (D^T_ib)^T + reg, body b = column / 6.
     const FactoredOperator& F = *qp.factored;
@@ -59,12 +60,9 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
         const int body = cols(k) / 6;
         double v[6] = {0, 0, 0, 0, 0, 0};
         for (; k < end && cols(k) / 6 == body; ++k) v[cols(k) % 6] = vals(k);
-        const BodyMobility& w = F.mobility[static_cast<std::size_t>(body)];
-        const Vec3 r(v[3], v[4], v[5]);
         // One term per body: a row has at most two, and two terms add the same
         // in either order (the column order of a row depends on the partition).
-        sum += w.inverse_mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-               r.dot(w.inverse_inertia * r);
+        sum += F.mobility[static_cast<std::size_t>(body)].quadraticForm(v);
       }
       diagonal[static_cast<std::size_t>(i)] = F.scale * sum + F.regularisation;
     }

@@ -27,6 +27,15 @@ struct BodyMobility {
     out[2] = inverse_mass * in[2];
     for (int i = 0; i < 3; ++i) out[3 + i] = J(i, 0) * in[3] + J(i, 1) * in[4] + J(i, 2) * in[5];
   }
+
+  /// d^T W d for one body's 6 entries d of a row of D^T: that body's term of
+  /// the row's diagonal entry of D^T W D. One expression wherever the
+  /// diagonal is formed (from the CSR of D^T or from the contact frames at
+  /// assembly), so that both give the same bits.
+  double quadraticForm(const double d[6]) const {
+    const Vec3 r(d[3], d[4], d[5]);
+    return inverse_mass * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + r.dot(inverse_inertia * r);
+  }
 };
 
 /// Optional factored form A = scale * D^T W D + regularisation * I, for
@@ -40,6 +49,10 @@ struct FactoredOperator {
   std::vector<BodyMobility> mobility;
   double scale = 1.0;
   double regularisation = 0.0;
+  /// diag(A) per local row when the assembly formed it with the rows (it
+  /// has the frames at hand; the solvers' metrics read it at every solve);
+  /// empty: formed from Dt when asked for.
+  std::vector<double> diagonal;
 };
 
 struct QuadraticProgram {

@@ -1,6 +1,7 @@
 #include "grains/constraint/contact_system.hpp"
 #include "grains/constraint/contact_detection.hpp"
 
+#include "../../../src/solver/solver_kernels.hpp"
 #include "constraint_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -170,6 +171,58 @@ TEST(ContactSystem, OperatorMatchesDenseProductAndRhsWithFriction) {
 
 TEST(ContactSystem, OperatorMatchesDenseProductAndRhsFrictionless) {
   expectOperatorMatchesDense(FrictionModel::Frictionless);
+}
+
+// The assembly forms diag(A) from the contact frames for the solvers'
+// metrics: it must be e_i^T A e_i, and bit for bit what the CSR of D^T gives
+// (solvers may take either, so a trajectory must not depend on which).
+void expectAssembledDiagonalIsThatOfA(FrictionModel friction) {
+  std::mt19937_64 rng(13);
+  BodyDomain domain = smallDomain(rng);
+  const std::vector<Wall> walls{Wall::plane(Vec3::Zero(), Vec3::UnitZ())};
+  const auto contacts = detectContacts(domain, walls, {0.05, 0.3});
+  ASSERT_GE(contacts.size(), 3u);
+  AssemblySettings settings;
+  settings.dt = 2e-3;
+  settings.friction = friction;
+  settings.rolling_friction = 0.3;
+  settings.spinning_friction = 0.2;
+  settings.compliance = 1e-6;
+  settings.damping_steps = 2.0;
+  const auto sys = assembleContactSystem(domain, contacts, settings);
+  const std::size_t m = sys.b->getLocalLength();
+  const std::vector<double>& assembled = sys.factored->diagonal;
+  ASSERT_EQ(assembled.size(), m);
+
+  QuadraticProgram from_csr = sys.qp;
+  auto factored = Teuchos::rcp(new FactoredOperator(*sys.factored));
+  factored->diagonal.clear();
+  from_csr.factored = factored;
+  const std::vector<double> csr = solver_detail::localDiagonal(from_csr);
+  ASSERT_EQ(csr.size(), m);
+
+  Vector e(sys.constraint_map), Ae(sys.constraint_map);
+  for (std::size_t i = 0; i < m; ++i) {
+    EXPECT_EQ(assembled[i], csr[i]) << "row " << i;
+    e.putScalar(0.0);
+    e.getDataNonConst()[i] = 1.0;
+    sys.A->apply(e, Ae);
+    const double expected = Ae.getData()[i];
+    EXPECT_GT(expected, 0.0);
+    EXPECT_NEAR(assembled[i], expected, 1e-13 * expected) << "row " << i;
+  }
+}
+
+TEST(ContactSystem, AssembledDiagonalIsThatOfAFrictionless) {
+  expectAssembledDiagonalIsThatOfA(FrictionModel::Frictionless);
+}
+
+TEST(ContactSystem, AssembledDiagonalIsThatOfAWithFriction) {
+  expectAssembledDiagonalIsThatOfA(FrictionModel::Coulomb);
+}
+
+TEST(ContactSystem, AssembledDiagonalIsThatOfAWithRollingRows) {
+  expectAssembledDiagonalIsThatOfA(FrictionModel::CoulombRolling);
 }
 
 }  // namespace
