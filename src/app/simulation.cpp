@@ -197,9 +197,12 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
   logMeshWalls(config.walls, log);
   run.origin.initial_bodies = restart ? restart->initial_bodies : domain.globalBodyCount();
   run.origin.initial_max_radius = max_radius;
-  run.stepper =
-      std::make_unique<TimeStepper>(stepperSettings(config, max_radius, run.origin.initial_bodies),
-                                    config.walls, std::move(solver));
+  StepperSettings settings = stepperSettings(config, max_radius, run.origin.initial_bodies);
+  // The CSR copy of D^T only where something reads its rows.
+  const SolverEntry* entry = SolverRegistry::instance().find(config.solver.name);
+  settings.assembly.row_matrix =
+      (entry != nullptr && entry->needs_factored_operator) || !options.export_qp_steps.empty();
+  run.stepper = std::make_unique<TimeStepper>(settings, config.walls, std::move(solver));
   run.first_step = restart ? restart->step + 1 : 1;
   run.append = restart && !options.overwrite;
   if (restart) {

@@ -39,36 +39,36 @@ void MobilityOperator::apply(const MultiVector& x, MultiVector& y, Teuchos::ETra
   }
 }
 
-ContactOperator::ContactOperator(RCP<const CrsMatrix> Dt,
+ContactOperator::ContactOperator(JacobianLayout layout,
                                  std::shared_ptr<const LocalJacobian> jacobian,
                                  RCP<const MobilityOperator> mobility, double scale,
                                  double regularisation, bool reproducible)
-    : Dt_(std::move(Dt)),
+    : layout_(std::move(layout)),
       mobility_(std::move(mobility)),
       scale_(scale),
       regularisation_(regularisation),
       jacobian_(std::move(jacobian)),
-      importer_(Dt_->getGraph()->getImporter()),
-      distributed_(Dt_->getRowMap()->getComm()->getSize() > 1) {
+      importer_(layout_.importer),
+      distributed_(layout_.rows->getComm()->getSize() > 1) {
   if (!jacobian_) throw std::logic_error("ContactOperator: no local Jacobian given");
-  if (jacobian_->rows() != Dt_->getNodeNumRows() ||
-      6 * jacobian_->columnBodies() != Dt_->getColMap()->getNodeNumElements())
+  if (jacobian_->rows() != layout_.rows->getNodeNumElements() ||
+      6 * jacobian_->columnBodies() != layout_.columns->getNodeNumElements())
     throw std::logic_error(
         "ContactOperator: the local Jacobian (" + std::to_string(jacobian_->rows()) + " rows, " +
         std::to_string(jacobian_->columnBodies()) + " column bodies) does not match D^T's maps");
   allocateWork();
   if (distributed_ && reproducible)
     ghost_terms_ =
-        std::make_unique<GhostTermExchange>(*jacobian_, *Dt_->getDomainMap(), *Dt_->getColMap());
+        std::make_unique<GhostTermExchange>(*jacobian_, *layout_.bodies, *layout_.columns);
 }
 
 void ContactOperator::allocateWork() {
   if (!distributed_) {
     local_work_.resize(6 * jacobian_->columnBodies());
   } else {
-    column_work_ = rcp(new Vector(Dt_->getColMap(), false));
-    owned_work_ = rcp(new Vector(Dt_->getDomainMap(), false));
-    owned_work2_ = rcp(new Vector(Dt_->getDomainMap(), false));
+    column_work_ = rcp(new Vector(layout_.columns, false));
+    owned_work_ = rcp(new Vector(layout_.bodies, false));
+    owned_work2_ = rcp(new Vector(layout_.bodies, false));
   }
 }
 

@@ -103,13 +103,17 @@ using RowPointers = CrsMatrix::local_graph_device_type::row_map_type::non_const_
 using ColumnIndices = CrsMatrix::local_graph_device_type::entries_type::non_const_type;
 using Values = CrsMatrix::local_matrix_device_type::values_type;
 
-/// D^T written directly, once as contact frames and arms for the operator's
-/// kernels and once as the CSR arrays of the Tpetra matrix (a body's 6 DOFs
-/// are consecutive columns). A row has one block (wall contact) or two, the
-/// body with the lower column first, so CSR rows are sorted and free of
-/// duplicates as Tpetra's local format requires.
+/// D^T written directly, as contact frames and arms for the operator's
+/// kernels and, when asked for (`csr`), as the CSR arrays of the Tpetra
+/// matrix (a body's 6 DOFs are consecutive columns). A row has one block
+/// (wall contact) or two, the body with the lower column first, so CSR rows
+/// are sorted and free of duplicates as Tpetra's local format requires.
 struct JacobianArrays {
-  JacobianArrays(const std::vector<Contact>& contacts, int block) {
+  JacobianArrays(const std::vector<Contact>& contacts, int block, bool with_csr) : csr(with_csr) {
+    stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
+    frame_bodies.resize(2 * contacts.size());
+    frames.resize(stride * contacts.size());
+    if (!csr) return;
     const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
     row_start.resize(nrows + 1);
     row_start[0] = 0;
@@ -121,9 +125,6 @@ struct JacobianArrays {
       }
     }
     nblocks = static_cast<std::size_t>(row_start[nrows]);
-    stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
-    frame_bodies.resize(2 * contacts.size());
-    frames.resize(stride * contacts.size());
     csr_start =
         RowPointers(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T row pointers"), nrows + 1);
     csr_columns =
@@ -131,6 +132,7 @@ struct JacobianArrays {
     csr_values = Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "D^T values"), 6 * nblocks);
   }
 
+  bool csr;
   std::vector<int> row_start;  ///< first block of each row
   std::size_t nblocks = 0;
   std::size_t stride = 0;  ///< doubles per contact frame
@@ -189,6 +191,7 @@ class ContactRowWriter {
       cones_.spinning[ci] = spinning * rho;
     }
     writeFrame(ci, c, directions, col_a, col_b);
+    if (!jacobian_.csr) return;
     for (int r = 0; r < block_; ++r) writeCsrRow(ci, r, c, directions[r], col_a, col_b);
   }
 
@@ -365,14 +368,16 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
     sys.qp.cones.rolling.resize(contacts.size());
     sys.qp.cones.spinning.resize(contacts.size());
   }
-  JacobianArrays jacobian(contacts, block);
+  JacobianArrays jacobian(contacts, block, settings.row_matrix);
   const ContactRowWriter writer(contacts, bodies, columns.column_of_body, settings, block, jacobian,
                                 sys.qp.cones, gap_term);
   parallelFor(contacts.size(), [&](std::size_t ci) { writer.write(ci); });
-  if (nrows == 0) jacobian.csr_start(0) = 0;
-  sys.Dt = rcp(new CrsMatrix(sys.constraint_map, maps->columnMap(), jacobian.csr_start,
-                             jacobian.csr_columns, jacobian.csr_values));
-  sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map, maps->importer());
+  if (settings.row_matrix) {
+    if (nrows == 0) jacobian.csr_start(0) = 0;
+    sys.Dt = rcp(new CrsMatrix(sys.constraint_map, maps->columnMap(), jacobian.csr_start,
+                               jacobian.csr_columns, jacobian.csr_values));
+    sys.Dt->expertStaticFillComplete(sys.body_map, sys.constraint_map, maps->importer());
+  }
 
   const double regularisation =
       4.0 * settings.compliance / (settings.dt * (1.0 + 4.0 * settings.damping_steps));
@@ -382,7 +387,7 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
                                            column_mobility.begin() + static_cast<long>(num_owned));
   sys.mobility = rcp(new MobilityOperator(sys.body_map, std::move(owned_mobility)));
   sys.A = rcp(new ContactOperator(
-      sys.Dt,
+      JacobianLayout{sys.constraint_map, sys.body_map, maps->columnMap(), maps->importer()},
       std::make_shared<ContactFrameJacobian>(block, std::move(jacobian.frame_bodies),
                                              std::move(jacobian.frames),
                                              columns.body_of_column.size(), contactKeys(contacts)),

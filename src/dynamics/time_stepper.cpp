@@ -455,7 +455,7 @@ void TimeStepper::countTraffic(BodyDomain& domain, const ContactSystem& system,
   // Each application of A (or PGS sweep) exports the ghost columns' partial
   // products to their owners and imports owned values back; assembly and the
   // velocity update add three more such transfers.
-  const auto importer = system.Dt->getGraph()->getImporter();
+  const auto& importer = system.A->layout().importer;
   if (importer.is_null()) return;
   const long per_transfer =
       static_cast<long>(sizeof(double)) *

@@ -158,6 +158,10 @@ std::string withoutThrowSites(const std::string& what) {
 
 void exportQp(const std::string& dir, const ContactSystem& system, const Vector& warm_start,
               const Vector& solution, const QpExportInfo& info) {
+  if (system.Dt.is_null())
+    throw std::invalid_argument(
+        "exportQp: the contact system was assembled without the CSR copy of D^T "
+        "(AssemblySettings::row_matrix); the export writes A and D^T from it");
   const RCP<const Comm> comm = system.constraint_map->getComm();
   const MPI_Comm raw_comm = rawMpiComm(*comm);
   std::string error;

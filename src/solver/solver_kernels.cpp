@@ -44,7 +44,7 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
   const std::size_t n = qp.b->getLocalLength();
   std::vector<double> diagonal(n, 0.0);
   if (!qp.factored.is_null() && qp.factored->diagonal.size() == n) return qp.factored->diagonal;
-  if (!qp.factored.is_null()) {
+  if (!qp.factored.is_null() && !qp.factored->Dt.is_null()) {
     // d_i = scale * sum_b (D^T_ib) W_b (D^T_ib)^T + reg, body b = column / 6.
     const FactoredOperator& F = *qp.factored;
     const auto local = F.Dt->getLocalMatrixHost();

@@ -64,6 +64,7 @@ TEST(ContactOperatorDistributed, MatchesTpetraSparseProducts) {
   if (f.comm->getSize() > 1) {
     EXPECT_FALSE(f.sys.Dt->getGraph()->getImporter().is_null())
         << "contacts with ghosts should need the Import path";
+    EXPECT_EQ(f.sys.A->layout().importer, f.sys.Dt->getGraph()->getImporter());
   }
 
   Vector x(f.sys.constraint_map), z(f.sys.constraint_map);
@@ -183,6 +184,34 @@ TEST(ContactOperatorDistributed, MapsAreReusedUntilSomeRankTouchesOtherGhosts) {
   reference.update(reg, x, 1.0);
   changed.A->apply(x, y);
   expectSameVectors(*f.comm, y, reference, "A x after the rebuild, row");
+}
+
+void expectSameBits(const Vector& got, const Vector& expected, const char* what) {
+  const auto g = got.getData(), e = expected.getData();
+  ASSERT_EQ(g.size(), e.size()) << what;
+  for (long i = 0; i < g.size(); ++i) EXPECT_EQ(g[i], e[i]) << what << " " << i;
+}
+
+// Runs whose solver does not read the rows of D^T assemble no CSR copy of
+// it: the operator, b, D gamma and diag(A) must be the same bits without it.
+TEST(ContactOperatorDistributed, WithoutTheCsrCopyEverythingIsTheSameBits) {
+  Fixture f;
+  AssemblySettings lean = f.settings;
+  lean.row_matrix = false;
+  const ContactSystem sys = assembleContactSystem(f.domain, f.contacts, lean);
+  EXPECT_TRUE(sys.Dt.is_null());
+  EXPECT_TRUE(sys.factored->Dt.is_null());
+  EXPECT_EQ(sys.A->layout().importer.is_null(), f.comm->getSize() == 1);
+  ASSERT_TRUE(sys.constraint_map->isSameAs(*f.sys.constraint_map));
+  EXPECT_EQ(sys.factored->diagonal, f.sys.factored->diagonal);
+  expectSameBits(*sys.b, *f.sys.b, "b, row");
+
+  Vector x(sys.constraint_map), lean_ax(sys.constraint_map), full_ax(sys.constraint_map);
+  x.randomize();
+  sys.A->apply(x, lean_ax);
+  f.sys.A->apply(x, full_ax);
+  expectSameBits(lean_ax, full_ax, "A x, row");
+  expectSameBits(*bodyImpulses(sys, x), *bodyImpulses(f.sys, x), "D gamma, body");
 }
 
 #ifdef _OPENMP

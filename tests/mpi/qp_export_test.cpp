@@ -110,5 +110,33 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
   }
 }
 
+// A run whose solver reads no rows of D^T assembles no CSR copy of it; the
+// export, which writes D^T and A from it, must say so before it creates
+// anything.
+TEST(QpExport, RefusesASystemAssembledWithoutTheRowsOfDt) {
+  auto comm = Tpetra::getDefaultComm();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "grains_qp_export_lean_test").string();
+  if (comm->getRank() == 0) std::filesystem::remove_all(dir);
+  comm->barrier();
+  BodyDomain domain(comm, pileOfRank(comm->getRank(), comm->getSize()), ParallelSection{});
+  domain.refreshGhosts(0.1);
+  const auto contacts = detectContacts(domain, {}, DetectionSettings{0.05, 0.4});
+  AssemblySettings settings;
+  settings.dt = 0.01;
+  settings.friction = FrictionModel::Coulomb;
+  settings.row_matrix = false;
+  const ContactSystem system = assembleContactSystem(domain, contacts, settings);
+  Vector gamma(system.constraint_map);
+  try {
+    exportQp(dir, system, gamma, gamma, QpExportInfo{});
+    ADD_FAILURE() << "exportQp accepted a system without the CSR copy of D^T";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row_matrix"), std::string::npos) << e.what();
+  }
+  comm->barrier();
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
 }  // namespace
 }  // namespace grains

@@ -1,10 +1,10 @@
 #pragma once
 // A = scale * D^T W D + regularisation * I as a matrix-free Tpetra::Operator
-// on the constraint map. D^T is the assembled contact Jacobian (CrsMatrix);
+// on the constraint map. D^T is the contact Jacobian (its contact frames);
 // W is the block-diagonal mobility (inverse mass / inertia) of owned bodies.
 // The local products run on a LocalJacobian's OpenMP kernels; ghost
-// velocities travel through D^T's Import plan (built once per assembly by
-// fillComplete, reused by every apply), and the terms of ghost bodies' sums
+// velocities travel through the layout's Import plan (kept across assemblies
+// by AssemblyMaps, reused by every apply), and the terms of ghost bodies' sums
 // to their owners through a GhostTermExchange (reproducible) or the Import
 // plan in reverse (partial sums added, not reproducible).
 #include "grains/constraint/ghost_term_exchange.hpp"
@@ -37,18 +37,30 @@ class MobilityOperator : public Operator {
   std::vector<BodyMobility> mobility_;
 };
 
+/// The Tpetra layout of D^T: its rows, the owned bodies' DOFs it maps from,
+/// and the column bodies' DOFs (owned, then the ghosts the contacts touch)
+/// with the Import plan that brings ghost values in.
+struct JacobianLayout {
+  using Import = Tpetra::Import<LocalOrdinal, GlobalOrdinal, Node>;
+  RCP<const Map> rows;         ///< the constraint map: A's domain and range
+  RCP<const Map> bodies;       ///< 6 DOFs per owned body
+  RCP<const Map> columns;      ///< 6 DOFs per column body
+  RCP<const Import> importer;  ///< bodies to columns; null on one rank
+};
+
 class ContactOperator : public Operator {
  public:
   /// `jacobian` holds this rank's D^T as the OpenMP kernels see it (the
-  /// assembly writes the contact frames directly instead of reading D^T back).
-  /// `reproducible`: on several ranks, D x is the same bits as on one rank
-  /// (collective setup); otherwise ghost bodies' partial sums are added.
-  ContactOperator(RCP<const CrsMatrix> Dt, std::shared_ptr<const LocalJacobian> jacobian,
+  /// assembly writes the contact frames directly; no CSR copy of D^T is
+  /// needed). `reproducible`: on several ranks, D x is the same bits as on
+  /// one rank (collective setup); otherwise ghost bodies' partial sums are
+  /// added.
+  ContactOperator(JacobianLayout layout, std::shared_ptr<const LocalJacobian> jacobian,
                   RCP<const MobilityOperator> mobility, double scale, double regularisation,
                   bool reproducible = true);
 
-  RCP<const Map> getDomainMap() const override { return Dt_->getRangeMap(); }
-  RCP<const Map> getRangeMap() const override { return Dt_->getRangeMap(); }
+  RCP<const Map> getDomainMap() const override { return layout_.rows; }
+  RCP<const Map> getRangeMap() const override { return layout_.rows; }
   void apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp mode = Teuchos::NO_TRANS,
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
              Scalar beta = Teuchos::ScalarTraits<Scalar>::zero()) const override;
@@ -60,11 +72,12 @@ class ContactOperator : public Operator {
   void applyDt(const Vector& u, double alpha, Vector& rows) const;
 
   const LocalJacobian& jacobian() const { return *jacobian_; }
+  const JacobianLayout& layout() const { return layout_; }
   /// Bytes one apply moves at least (the local kernels' traffic model).
   std::size_t bytesPerApply() const;
 
  private:
-  RCP<const CrsMatrix> Dt_;
+  JacobianLayout layout_;
   RCP<const MobilityOperator> mobility_;
   void allocateWork();
   /// D x summed to the owned bodies, in owned_work_ (several ranks) or

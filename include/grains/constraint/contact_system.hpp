@@ -40,6 +40,12 @@ struct AssemblySettings {
   /// bits on any rank and thread count); false: ordinary sums in contact
   /// order (the same on any thread count only).
   bool reproducible = true;
+  /// Also store D^T as a Tpetra CrsMatrix (ContactSystem::Dt and
+  /// FactoredOperator::Dt): the row-sweep solvers (pgs, ngs) and the QP
+  /// export read its rows; the operator A and the other solvers use the
+  /// contact frames alone. Without it a frictional contact between two
+  /// bodies takes 36 values and 36 column indices (432 bytes) less.
+  bool row_matrix = true;
 };
 
 /// Row of D^T for one body and one direction d applied at contact point y on
@@ -62,7 +68,7 @@ void contactRowDirections(const Vec3& normal, int block, Vec3* directions);
 struct ContactSystem {
   RCP<const Map> body_map;        ///< 6 DOFs per owned body, GIDs 6*gid + k
   RCP<const Map> constraint_map;  ///< blockSize() unknowns per owned contact
-  RCP<CrsMatrix> Dt;
+  RCP<CrsMatrix> Dt;              ///< null unless AssemblySettings::row_matrix
   RCP<MobilityOperator> mobility;
   RCP<ContactOperator> A;
   RCP<FactoredOperator> factored;

@@ -44,7 +44,7 @@ struct BodyMobility {
 /// 6 consecutive columns (u_x,u_y,u_z,w_x,w_y,w_z) per body, owned bodies and
 /// ghosts, and its domain map is the owned body-DOF map.
 struct FactoredOperator {
-  RCP<const CrsMatrix> Dt;
+  RCP<const CrsMatrix> Dt;  ///< may be null: assembled only where rows are read
   /// W per column-map body: mobility[k] belongs to columns 6k..6k+5.
   std::vector<BodyMobility> mobility;
   double scale = 1.0;
