@@ -32,8 +32,8 @@ const std::vector<RowGroup>& contactRowGroups(std::size_t block) {
 
 DiagonalMetric diagonalMetric(const QuadraticProgram& qp) {
   // The diagonal the assembly stored is read in place, not copied per solve.
-  if (!qp.factored.is_null() && qp.factored->diagonal.size() == qp.b->getLocalLength())
-    return diagonalMetric(qp.cones, qp.factored->diagonal, *qp.b);
+  if (const std::vector<double>* stored = assembledDiagonal(qp))
+    return diagonalMetric(qp.cones, *stored, *qp.b);
   return diagonalMetric(qp.cones, localDiagonal(qp), *qp.b);
 }
 

@@ -40,10 +40,16 @@ double globalSum(const Vector& v, double local) {
   return global;
 }
 
+const std::vector<double>* assembledDiagonal(const QuadraticProgram& qp) {
+  if (qp.factored.is_null() || qp.factored->diagonal.size() != qp.b->getLocalLength())
+    return nullptr;
+  return &qp.factored->diagonal;
+}
+
 std::vector<double> localDiagonal(const QuadraticProgram& qp) {
+  if (const std::vector<double>* stored = assembledDiagonal(qp)) return *stored;
   const std::size_t n = qp.b->getLocalLength();
   std::vector<double> diagonal(n, 0.0);
-  if (!qp.factored.is_null() && qp.factored->diagonal.size() == n) return qp.factored->diagonal;
   if (!qp.factored.is_null() && !qp.factored->Dt.is_null()) {
     // d_i = scale * sum_b (D^T_ib) W_b (D^T_ib)^T + reg, body b = column / 6.
     const FactoredOperator& F = *qp.factored;

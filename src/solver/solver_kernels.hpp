@@ -32,6 +32,9 @@ double globalSum(const Vector& v, double local);
 /// This rank's entries of diag(A), from the factored form when present (no
 /// application of A), else from an assembled matrix; throws for other operators.
 std::vector<double> localDiagonal(const QuadraticProgram& qp);
+/// The diag(A) the assembly stored with the factored operator, or null when
+/// there is none (QPs read from files): read it in place where no copy is needed.
+const std::vector<double>* assembledDiagonal(const QuadraticProgram& qp);
 
 /// out = Pi_K(x - alpha * (Ax + b)), local entries only (no communication).
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
