@@ -138,35 +138,40 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   // indices follow their GIDs (parallel.body_order: gid) and no ghost comes
   // between; the key sort then only checks. With the spatial body order the
   // collection order is kept: it follows the bodies in memory.
-  // One index space for both, so that the threads' lists are joined once.
+  // Two loops, each split evenly between the threads: in one index space
+  // the cheap wall tests (walls x bodies of them, a box counting six) had
+  // filled the first threads' ranges and left all the pairs to the last.
   const std::size_t wall_items = walls.size() * num_owned;
-  std::vector<Contact> contacts = parallelCollect<Contact>(
-      wall_items + pairs.size(),
+  std::vector<Contact> wall_contacts = parallelCollect<Contact>(
+      wall_items,
       [&](std::size_t k, std::vector<Contact>& out) {
-        if (k < wall_items) {
-          const std::size_t w = walls.size() - 1 - k / num_owned;
-          const std::size_t i = k % num_owned;
-          if (walls[w].kind == WallKind::Mesh) {
-            // Several contacts per body (a sphere in a fold touches both
-            // sides), told apart by their triangle.
-            if (bodies[i].shape != ShapeKind::Sphere)
-              wallBody(walls[w], bodies[i]);  // throws, naming the wall and the body
-            const double search =
-                velocities ? std::max(settings.reach, settings.envelope) : settings.envelope;
-            for (const MeshContact& m :
-                 meshSphereContacts(walls[w], bodies[i].position, bodies[i].radius, search))
-              if (keep(m.geometry, -1, static_cast<int>(i)))
-                out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i),
-                                          m.geometry, settings.mu, m.triangle));
-            return;
-          }
-          const ContactGeometry g = wallBody(walls[w], bodies[i]);
-          if (keep(g, -1, static_cast<int>(i)))
-            out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i), g,
-                                      settings.mu));
+        const std::size_t w = walls.size() - 1 - k / num_owned;
+        const std::size_t i = k % num_owned;
+        if (walls[w].kind == WallKind::Mesh) {
+          // Several contacts per body (a sphere in a fold touches both
+          // sides), told apart by their triangle.
+          if (bodies[i].shape != ShapeKind::Sphere)
+            wallBody(walls[w], bodies[i]);  // throws, naming the wall and the body
+          const double search =
+              velocities ? std::max(settings.reach, settings.envelope) : settings.envelope;
+          for (const MeshContact& m :
+               meshSphereContacts(walls[w], bodies[i].position, bodies[i].radius, search))
+            if (keep(m.geometry, -1, static_cast<int>(i)))
+              out.push_back(wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i),
+                                        m.geometry, settings.mu, m.triangle));
           return;
         }
-        const BodyPair& pair = pairs[k - wall_items];
+        const ContactGeometry g = wallBody(walls[w], bodies[i]);
+        if (keep(g, -1, static_cast<int>(i)))
+          out.push_back(
+              wallContact(bodies, walls, static_cast<int>(w), static_cast<int>(i), g, settings.mu));
+      },
+      num_owned);  // walls touch few bodies
+  // The pairs' contacts follow the wall contacts in one list (its head).
+  std::vector<Contact> contacts = parallelCollect<Contact>(
+      pairs.size(),
+      [&](std::size_t k, std::vector<Contact>& out) {
+        const BodyPair& pair = pairs[k];
         int a = 0, b = 0;
         if (!ownedPairSides(bodies, num_owned, pair.first, pair.second, a, b)) return;
         if (!nearestImagePair(bodies, a, b, settings.periodic)) return;
@@ -175,7 +180,7 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
             bodyBody(bodies[static_cast<std::size_t>(a)], bodies[static_cast<std::size_t>(b)]);
         if (keep(g, a, b)) out.push_back(pairContact(bodies, a, b, g, settings.mu));
       },
-      pairs.size() + num_owned);  // at most one per pair; walls touch few bodies
+      pairs.size(), std::move(wall_contacts));  // at most one per pair
   if (settings.key_order) sortByKey(contacts);
   if (times != nullptr) {
     times->broad += searched - start;

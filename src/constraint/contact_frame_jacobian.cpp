@@ -31,13 +31,20 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
                            " body indices, " + std::to_string(frames_.size()) +
                            " frame values and " + std::to_string(keys_.size()) +
                            " keys do not describe whole contacts");
-  for (std::size_t k = 0; k < bodies_.size(); ++k) {
-    const int body = bodies_[k];
+  // The first entry naming a body outside the columns (any thread finds it).
+  const auto nentries = static_cast<Index>(bodies_.size());
+  Index first_bad = nentries;
+  const int* entry = bodies_.data();
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (Index k = 0; k < nentries; ++k) {
+    const int body = entry[k];
     const bool wall_side = k % 2 == 0 && body == -1;
     if (!wall_side && (body < 0 || static_cast<std::size_t>(body) >= column_bodies))
-      throw std::logic_error("ContactFrameJacobian: body " + std::to_string(body) +
-                             " outside the " + std::to_string(column_bodies) + " column bodies");
+      first_bad = std::min(first_bad, k);
   }
+  if (first_bad < nentries)
+    throw std::logic_error("ContactFrameJacobian: body " + std::to_string(entry[first_bad]) +
+                           " outside the " + std::to_string(column_bodies) + " column bodies");
   force_.assign(static_cast<std::size_t>(forceStride()) * ncontacts, 0.0);
   // Incidences by counting sort, then each body's in key order: the order a
   // body's terms add in, whatever the contacts' order in memory.

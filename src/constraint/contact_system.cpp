@@ -61,9 +61,19 @@ ColumnBodies columnBodies(const std::vector<Body>& bodies, std::size_t num_owned
                           const std::vector<Contact>& contacts, bool images) {
   ColumnBodies out;
   out.column_of_body.assign(bodies.size(), -1);
-  for (const Contact& c : contacts)
-    for (int idx : {c.body_a, c.body_b})
-      if (idx >= 0) out.column_of_body[static_cast<std::size_t>(idx)] = 0;
+  // Mark the bodies the contacts name (every thread writes the same 0).
+  int* column = out.column_of_body.data();
+  const auto ncontacts = static_cast<long>(contacts.size());
+#pragma omp parallel for schedule(static)
+  for (long ci = 0; ci < ncontacts; ++ci) {
+    const Contact& c = contacts[static_cast<std::size_t>(ci)];
+    for (int idx : {c.body_a, c.body_b}) {
+      if (idx >= 0) {
+#pragma omp atomic write
+        column[idx] = 0;
+      }
+    }
+  }
   out.owned_gids.resize(num_owned);
   out.body_of_column.resize(num_owned);
   for (std::size_t i = 0; i < num_owned; ++i) {
@@ -333,7 +343,7 @@ void setFreeVelocitiesAndB(ContactSystem& sys, const std::vector<Body>& bodies,
   sys.b = rcp(new Vector(sys.constraint_map, false));
   sys.A->applyDt(*sys.u_free, settings.dt, *sys.b);
   auto bv = sys.b->getDataNonConst();
-  for (std::size_t r = 0; r < gap_term.size(); ++r) bv[r] += gap_term[r];
+  parallelFor(gap_term.size(), [&](std::size_t r) { bv[r] += gap_term[r]; });
 }
 
 }  // namespace

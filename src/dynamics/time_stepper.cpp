@@ -73,6 +73,18 @@ double globalKineticEnergy(const BodyDomain& domain) {
   return parts[0] + parts[1];
 }
 
+namespace {
+/// The deepest overlap among the contacts (0 when none overlaps).
+double deepestOverlap(const std::vector<Contact>& contacts) {
+  const auto n = static_cast<long>(contacts.size());
+  double deepest = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : deepest)
+  for (long ci = 0; ci < n; ++ci)
+    deepest = std::max(deepest, -contacts[static_cast<std::size_t>(ci)].geometry.gap);
+  return deepest;
+}
+}  // namespace
+
 SolveReport TimeStepper::solveStep(const QuadraticProgram& qp, Vector& gamma) const {
   SolveReport report = solver_->solve(qp, gamma);
   // Below the configured tolerance is converged, whatever tighter target the
@@ -92,8 +104,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   clock.lap(report.time_domain);
 
   std::vector<Contact> contacts = generateConstraints(domain, reach, report);
-  double max_overlap = 0.0;  // before the step: what the previous step left
-  for (const Contact& c : contacts) max_overlap = std::max(max_overlap, -c.geometry.gap);
+  double max_overlap = deepestOverlap(contacts);  // before the step: what the last one left
   clock.lap(report.time_detect);
   ContactSystem system =
       assembleContactSystem(domain, contacts, settings_.assembly, &assembly_maps_);
@@ -128,13 +139,15 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   long active = 0;
   const double constraint_overlap =
       measureConstraints(domain, contacts, reached.bodies(), gamma, block, active);
-  last_contacts_ = contacts;
+  // Kept for the outputs; moved, not copied (a serial pass over every contact).
+  last_contacts_ = std::move(contacts);
+  const std::vector<Contact>& kept = last_contacts_;
   {
     auto g = gamma.getData();
     last_impulses_.assign(g.begin(), g.end());
   }
   if (walls_report_ || force_controlled_)
-    report.wall_loads = globalWallLoads(domain.comm(), contacts, block);
+    report.wall_loads = globalWallLoads(domain.comm(), kept, block);
   if (force_controlled_) advanceForceControlled(report.wall_loads, dt);
   countTraffic(domain, system, report.solve.operator_applies);
   if (settings_.growth) {
@@ -145,7 +158,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     if (divided > 0) domain.replaceOwned(std::move(owned));
   }
   domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
-  summarize(domain, contacts.size(), report);
+  summarize(domain, kept.size(), report);
   clock.lap(report.time_update);
 
   const Comm& comm = domain.comm();
@@ -431,22 +444,36 @@ double TimeStepper::measureConstraints(BodyDomain& domain, const std::vector<Con
                                        const std::vector<Body>& moved, const Vector& gamma,
                                        int block, long& active) const {
   auto& bodies = domain.bodies();
-  auto g = gamma.getData();
-  for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-    const Contact& c = contacts[ci];
-    if (g[ci * static_cast<std::size_t>(block)] > 0.0) ++active;
-    for (int idx : {c.body_a, c.body_b})
-      if (idx >= 0 && static_cast<std::size_t>(idx) < domain.numOwned())
+  const auto data = gamma.getData();
+  const double* g = data.getRawPtr();
+  const auto n = static_cast<long>(contacts.size());
+  const std::size_t owned = domain.numOwned();
+  long counted = 0;
+  // Counts, so any order of the increments gives the same result.
+#pragma omp parallel for schedule(static) reduction(+ : counted)
+  for (long ci = 0; ci < n; ++ci) {
+    const Contact& c = contacts[static_cast<std::size_t>(ci)];
+    if (g[static_cast<std::size_t>(ci) * static_cast<std::size_t>(block)] > 0.0) ++counted;
+    for (int idx : {c.body_a, c.body_b}) {
+      if (idx >= 0 && static_cast<std::size_t>(idx) < owned) {
+#pragma omp atomic update
         ++bodies[static_cast<std::size_t>(idx)].num_contacts;
+      }
+    }
   }
-  double overlap = 0.0;
+  active += counted;
   // The step ends with the walls where they are at its end.
   std::vector<Wall> end_walls =
       walls_move_ ? wallsAt(walls_, time_ + settings_.assembly.dt) : std::vector<Wall>();
   // Force-controlled walls have advanced to the step's end already.
   if (walls_move_) placeForceControlled(end_walls, 0.0);
-  for (double gap : constraints_->constraintGaps(contacts, moved, walls_move_ ? end_walls : walls_))
-    overlap = std::max(overlap, -gap);
+  const std::vector<double> gaps =
+      constraints_->constraintGaps(contacts, moved, walls_move_ ? end_walls : walls_);
+  const auto count = static_cast<long>(gaps.size());
+  double overlap = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : overlap)
+  for (long ci = 0; ci < count; ++ci)
+    overlap = std::max(overlap, -gaps[static_cast<std::size_t>(ci)]);
   return overlap;
 }
 
