@@ -48,12 +48,33 @@ void WarmStartCache::fill(const std::vector<Contact>& contacts, int block, Vecto
   auto data = gamma.getDataNonConst();
   double* g = data.getRawPtr();
   const auto b = static_cast<std::size_t>(block);
-  parallelFor(contacts.size(), [&](std::size_t i) {
-    const auto it = std::lower_bound(
-        entries_.begin(), entries_.end(), contacts[i].key,
-        [](const WarmStartRecord& r, const ContactKey& key) { return r.key < key; });
-    const bool found = it != entries_.end() && it->key == contacts[i].key;
-    for (std::size_t k = 0; k < b; ++k) g[i * b + k] = found ? it->impulse[k] : 0.0;
+  const auto less = [](const WarmStartRecord& r, const ContactKey& key) { return r.key < key; };
+  // The first entry not below `key`, searched from `from`, an entry not
+  // above it: a few steps forward, then a binary search over the rest.
+  const auto search_from = [&](std::vector<WarmStartRecord>::const_iterator from,
+                               const ContactKey& key) {
+    for (int step = 0; step < 8 && from != entries_.end(); ++step, ++from)
+      if (!(from->key < key)) return from;
+    return std::lower_bound(from, entries_.end(), key, less);
+  };
+  // Contacts mostly come in key order, as the entries are kept: a chunk of
+  // them then walks the entries forward from one binary search instead of
+  // searching for every contact (a cache miss at every halving). A key below
+  // its predecessor starts a new search.
+  constexpr std::size_t kChunk = 1024;
+  const std::size_t chunks = (contacts.size() + kChunk - 1) / kChunk;
+  parallelFor(chunks, [&](std::size_t chunk) {
+    const std::size_t first = chunk * kChunk;
+    const std::size_t last = std::min(contacts.size(), first + kChunk);
+    auto it = entries_.cbegin();
+    for (std::size_t i = first; i < last; ++i) {
+      const ContactKey& key = contacts[i].key;
+      it = i > first && !(key < contacts[i - 1].key)
+               ? search_from(it, key)
+               : std::lower_bound(entries_.cbegin(), entries_.cend(), key, less);
+      const bool found = it != entries_.end() && it->key == key;
+      for (std::size_t k = 0; k < b; ++k) g[i * b + k] = found ? it->impulse[k] : 0.0;
+    }
   });
 }
 

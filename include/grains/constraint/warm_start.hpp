@@ -1,8 +1,9 @@
 #pragma once
 // Impulses of the previous step keyed by contact, to warm-start the solver
 // for contacts that persist. Kept as a vector sorted by key: storing a step's
-// (already key-sorted) contacts is a copy, lookups are binary searches that
-// run on all threads, and checkpoints get the sorted list as it is.
+// (already key-sorted) contacts is a copy, lookups walk it alongside the
+// contacts on all threads (binary searches where the contacts are out of key
+// order), and checkpoints get the sorted list as it is.
 #include "grains/constraint/contact.hpp"
 #include "grains/linalg/tpetra_types.hpp"
 #include "grains/solver/cone_set.hpp"
