@@ -74,13 +74,13 @@ double globalKineticEnergy(const BodyDomain& domain) {
 }
 
 namespace {
-/// The deepest overlap among the contacts (0 when none overlaps).
-double deepestOverlap(const std::vector<Contact>& contacts) {
-  const auto n = static_cast<long>(contacts.size());
+/// The deepest overlap, max(0, -gap(i)) over i in [0, n), on all threads.
+template <typename Gap>
+double deepestOverlap(std::size_t n, Gap gap) {
+  const auto count = static_cast<long>(n);
   double deepest = 0.0;
 #pragma omp parallel for schedule(static) reduction(max : deepest)
-  for (long ci = 0; ci < n; ++ci)
-    deepest = std::max(deepest, -contacts[static_cast<std::size_t>(ci)].geometry.gap);
+  for (long i = 0; i < count; ++i) deepest = std::max(deepest, -gap(static_cast<std::size_t>(i)));
   return deepest;
 }
 }  // namespace
@@ -104,7 +104,9 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   clock.lap(report.time_domain);
 
   std::vector<Contact> contacts = generateConstraints(domain, reach, report);
-  double max_overlap = deepestOverlap(contacts);  // before the step: what the last one left
+  // Before the step: what the last one left.
+  double max_overlap =
+      deepestOverlap(contacts.size(), [&](std::size_t ci) { return contacts[ci].geometry.gap; });
   clock.lap(report.time_detect);
   ContactSystem system =
       assembleContactSystem(domain, contacts, settings_.assembly, &assembly_maps_);
@@ -141,13 +143,12 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       measureConstraints(domain, contacts, reached.bodies(), gamma, block, active);
   // Kept for the outputs; moved, not copied (a serial pass over every contact).
   last_contacts_ = std::move(contacts);
-  const std::vector<Contact>& kept = last_contacts_;
   {
     auto g = gamma.getData();
     last_impulses_.assign(g.begin(), g.end());
   }
   if (walls_report_ || force_controlled_)
-    report.wall_loads = globalWallLoads(domain.comm(), kept, block);
+    report.wall_loads = globalWallLoads(domain.comm(), last_contacts_, block);
   if (force_controlled_) advanceForceControlled(report.wall_loads, dt);
   countTraffic(domain, system, report.solve.operator_applies);
   if (settings_.growth) {
@@ -158,7 +159,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
     if (divided > 0) domain.replaceOwned(std::move(owned));
   }
   domain.wrapOwned();  // periodic axes: outputs and checks see wrapped centres
-  summarize(domain, kept.size(), report);
+  summarize(domain, last_contacts_.size(), report);
   clock.lap(report.time_update);
 
   const Comm& comm = domain.comm();
@@ -469,12 +470,7 @@ double TimeStepper::measureConstraints(BodyDomain& domain, const std::vector<Con
   if (walls_move_) placeForceControlled(end_walls, 0.0);
   const std::vector<double> gaps =
       constraints_->constraintGaps(contacts, moved, walls_move_ ? end_walls : walls_);
-  const auto count = static_cast<long>(gaps.size());
-  double overlap = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : overlap)
-  for (long ci = 0; ci < count; ++ci)
-    overlap = std::max(overlap, -gaps[static_cast<std::size_t>(ci)]);
-  return overlap;
+  return deepestOverlap(gaps.size(), [&](std::size_t ci) { return gaps[ci]; });
 }
 
 void TimeStepper::countTraffic(BodyDomain& domain, const ContactSystem& system,
