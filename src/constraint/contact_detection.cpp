@@ -139,8 +139,9 @@ std::vector<Contact> detectContacts(const std::vector<Body>& bodies, std::size_t
   // between; the key sort then only checks. With the spatial body order the
   // collection order is kept: it follows the bodies in memory.
   // Two loops, each split evenly between the threads: in one index space
-  // the cheap wall tests (walls x bodies of them, a box counting six) had
-  // filled the first threads' ranges and left all the pairs to the last.
+  // the cheap wall tests (one per wall and owned body; a box counts as six
+  // walls) had filled the first threads' ranges and left all the pairs to
+  // the last.
   const std::size_t wall_items = walls.size() * num_owned;
   std::vector<Contact> wall_contacts = parallelCollect<Contact>(
       wall_items,
