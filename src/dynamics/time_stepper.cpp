@@ -351,7 +351,17 @@ std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain, 
 SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) {
   if (!settings_.rest.enabled()) return solveStep(system.qp, gamma);
   // One application of A: how far the warm start is from solving this step.
-  system.qp.cones.project(gamma);
+  // Box and cylinder friction carry no bounds in a simulation (the Tresca
+  // fixed point takes them from the warm start's normal impulses), so the
+  // warm start is projected with those bounds, as the miss is measured.
+  const ConeSet* cones = &system.qp.cones;
+  ConeSet warm_start_bounds;
+  if (hasFixedBounds(cones->model) && !cones->boundsFixed()) {
+    warm_start_bounds =
+        cones->withBoundsFrom(gamma.getLocalViewHost(Tpetra::Access::ReadOnly).data());
+    cones = &warm_start_bounds;
+  }
+  cones->project(gamma);
   const ResidualSpread miss = evaluateResidualSpread(system.qp, gamma, settings_.rest.quantile);
   solver_->setToleranceScale(
       settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));

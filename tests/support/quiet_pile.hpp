@@ -19,6 +19,9 @@ namespace grains::test {
 struct PileContacts {
   double overlap_slop = 0.0;
   double rolling_and_spinning = 0.0;  ///< both resistance coefficients
+  /// Sliding friction without rolling resistance: coulomb, or box or cylinder
+  /// (the Tresca-to-Coulomb fixed point).
+  FrictionModel sliding = FrictionModel::Coulomb;
 };
 
 struct QuietPileRun {
@@ -49,7 +52,7 @@ inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestToler
   settings.assembly.dt = dt;
   settings.assembly.motion.gravity = Vec3(0, 0, -9.81);
   settings.assembly.friction =
-      contacts.rolling_and_spinning > 0.0 ? FrictionModel::CoulombRolling : FrictionModel::Coulomb;
+      contacts.rolling_and_spinning > 0.0 ? FrictionModel::CoulombRolling : contacts.sliding;
   settings.assembly.rolling_friction = contacts.rolling_and_spinning;
   settings.assembly.spinning_friction = contacts.rolling_and_spinning;
   settings.assembly.overlap_slop = contacts.overlap_slop;
