@@ -419,7 +419,9 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
     report.solve.operator_applies += again.operator_applies;
     report.solve.residual = again.residual;
     report.solve.objective = again.objective;
-    report.solve.converged = report.solve.converged && again.converged;
+    // The step's impulses are this solve's; the earlier solves only chose
+    // the constraints to add.
+    report.solve.converged = again.converged;
     ++report.recursions;
     clock.lap(report.time_solve);
     reached.update(*velocitiesOf(system, gamma), dt);
