@@ -24,6 +24,7 @@
 #include "solver_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -84,185 +85,277 @@ double powerEstimate(const Operator& A, const RCP<const Map>& map, int iteration
   return estimate > 0.0 && std::isfinite(estimate) ? estimate : 1.0;
 }
 
+/// The state of one solve: the iterate x (gamma), g = A x + b (kept up to
+/// date), the CG direction p and A p, the point a projected step starts from
+/// (x_from, g_from: for the decrease check), alpha~ and the applications of A.
+class KuceraRun {
+ public:
+  KuceraRun(const QuadraticProgram& qp, const SeparableBounds& bounds, Vector& x)
+      : qp_(qp),
+        bounds_(bounds),
+        x_(x),
+        n_(length(x)),
+        g_(x.getMap(), false),
+        p_(x.getMap(), false),
+        Ap_(x.getMap(), false),
+        x_from_(x.getMap(), false),
+        g_from_(x.getMap(), false) {}
+
+  /// g = A x + b from scratch (one application of A).
+  void freshGradient() {
+    qp_.A->apply(x_, g_);
+    ++applies_;
+    g_.update(1.0, *qp_.b, 1.0);
+    g_recurred_ = false;
+  }
+  /// The contract's natural residual of x (zero exactly when g~ of line 4 is).
+  double residual() const { return naturalResidual(qp_.cones, x_, g_, nullptr); }
+  /// alpha~ = step_factor / ||A|| from the power estimate, and the first CG direction.
+  void startIterations(double step_factor, int power_iterations) {
+    alpha_t_ = step_factor / powerEstimate(*qp_.A, x_.getMap(), power_iterations, applies_);
+    freeGradient();
+  }
+  /// One CG, expansion or proportioning step (lines 5-21).
+  void iterate(double gamma2) {
+    if (strictlyProportional(gamma2)) {
+      cgOrExpansionStep();
+    } else {
+      proportioningStep();
+    }
+  }
+  double residualConfirmed(double tol);
+  int applies() const { return applies_; }
+
+ private:
+  /// CG step length alpha_cg = g.p / p.A p, its denominator, and alpha_f.
+  struct StepLengths {
+    double pAp;
+    double cg;
+    double feasible;
+  };
+
+  void freeGradient();
+  bool strictlyProportional(double gamma2) const;
+  void cgOrExpansionStep();
+  StepLengths stepLengths() const;
+  void cgStep(double alpha_cg, double pAp);
+  void expansionStep(double alpha_f);
+  void proportioningStep();
+  void projectedStep(bool on_free_set);
+  void moveFromStart(bool on_free_set);
+  std::array<double, 2> objectiveChangeFromStart() const;
+
+  const QuadraticProgram& qp_;
+  const SeparableBounds& bounds_;
+  Vector& x_;
+  const Index n_;
+  Vector g_, p_, Ap_, x_from_, g_from_;
+  double alpha_t_ = 0.0;     ///< alpha~
+  bool g_recurred_ = false;  ///< g updated by the CG recurrence since the last A x
+  int applies_ = 0;
+};
+
+// p = phi(x): the gradient on the free set (eq. 28).
+void KuceraRun::freeGradient() {
+  const double* px = readOnly(x_);
+  const double* pg = readOnly(g_);
+  double* pp = wo(p_);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n_; ++i)
+    pp[i] = bounds_.isFree(static_cast<std::size_t>(i), px[i]) ? pg[i] : 0.0;
+}
+
+// Line 5: beta~.g <= Gamma^2 phi~.g (strict proportionality), with g~ of eq. 25
+// split into phi~ on F and beta~ on A (eqs. 26-27).
+bool KuceraRun::strictlyProportional(double gamma2) const {
+  double beta_g = 0.0, phi_g = 0.0;
+  {
+    const double* px = readOnly(x_);
+    const double* pg = readOnly(g_);
+#pragma omp parallel for schedule(static) reduction(+ : beta_g, phi_g)
+    for (Index i = 0; i < n_; ++i) {
+      const auto k_i = static_cast<std::size_t>(i);
+      const double gt = (px[i] - bounds_.clamp(k_i, px[i] - alpha_t_ * pg[i])) / alpha_t_;
+      (bounds_.isFree(k_i, px[i]) ? phi_g : beta_g) += gt * pg[i];
+    }
+  }
+  const auto proportion = globalSums<2>(x_, {beta_g, phi_g});
+  return proportion[0] <= gamma2 * proportion[1];
+}
+
+// Lines 6-17: a CG step when it stays feasible (alpha_cg < alpha_f), else expansion.
+void KuceraRun::cgOrExpansionStep() {
+  qp_.A->apply(p_, Ap_);
+  ++applies_;
+  const StepLengths lengths = stepLengths();
+  if (lengths.cg < lengths.feasible) {
+    cgStep(lengths.cg, lengths.pAp);
+  } else {
+    expansionStep(lengths.feasible);
+  }
+}
+
+// Lines 6-7: CG step length and the feasible step along -p (to the nearer
+// bound of each unknown).
+KuceraRun::StepLengths KuceraRun::stepLengths() const {
+  const double inf = std::numeric_limits<double>::infinity();
+  double pAp = 0.0, gp = 0.0, feasible = inf;
+  {
+    const double* px = readOnly(x_);
+    const double* pp = readOnly(p_);
+    const double* pAp_v = readOnly(Ap_);
+    const double* pg = readOnly(g_);
+#pragma omp parallel for schedule(static) reduction(+ : pAp, gp) reduction(min : feasible)
+    for (Index i = 0; i < n_; ++i) {
+      const auto k_i = static_cast<std::size_t>(i);
+      pAp += pp[i] * pAp_v[i];
+      gp += pg[i] * pp[i];
+      if (pp[i] > 0.0) feasible = std::min(feasible, (px[i] - bounds_.lower[k_i]) / pp[i]);
+      if (pp[i] < 0.0) feasible = std::min(feasible, (bounds_.upper[k_i] - px[i]) / -pp[i]);
+    }
+  }
+  const auto dots = globalSums<2>(x_, {pAp, gp});
+  const double alpha_f = globalMinimum(x_, feasible);
+  const double alpha_cg = dots[0] > 0.0 ? dots[1] / dots[0] : inf;
+  return {dots[0], alpha_cg, alpha_f};
+}
+
+// Lines 9-12: CG step, then p = phi - rho p with rho = phi.A p / p.A p (eq. 29).
+// g follows by the recurrence g - alpha_cg A p (no application of A).
+void KuceraRun::cgStep(double alpha_cg, double pAp) {
+  x_.update(-alpha_cg, p_, 1.0);
+  g_.update(-alpha_cg, Ap_, 1.0);
+  g_recurred_ = true;
+  double* px = rw(x_);
+  const double* pg = readOnly(g_);
+  const double* pAp_v = readOnly(Ap_);
+  double phi_Ap = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : phi_Ap)
+  for (Index i = 0; i < n_; ++i) {
+    const auto k_i = static_cast<std::size_t>(i);
+    // alpha_cg < alpha_f keeps x inside; the clamp only removes rounding.
+    px[i] = bounds_.clamp(k_i, px[i]);
+    if (bounds_.isFree(k_i, px[i])) phi_Ap += pg[i] * pAp_v[i];
+  }
+  const double rho = globalSum(x_, phi_Ap) / pAp;
+  double* pp = rw(p_);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n_; ++i) {
+    const double phi = bounds_.isFree(static_cast<std::size_t>(i), px[i]) ? pg[i] : 0.0;
+    pp[i] = phi - rho * pp[i];
+  }
+}
+
+// Line 14: gamma^(k+1/2) = gamma - alpha_f p into (x_from, g_from); the
+// unknowns that define alpha_f land exactly on their bound. (alpha_f = inf
+// with no finite CG step only happens for a problem unbounded below: no move.)
+// Then lines 15-17: the projected step on the free unknowns.
+void KuceraRun::expansionStep(double alpha_f) {
+  const double step = std::isfinite(alpha_f) ? alpha_f : 0.0;
+  {
+    const double* px = readOnly(x_);
+    const double* pp = readOnly(p_);
+    const double* pg = readOnly(g_);
+    const double* pAp_v = readOnly(Ap_);
+    double* pf = wo(x_from_);
+    double* pgf = wo(g_from_);
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n_; ++i) {
+      const auto k_i = static_cast<std::size_t>(i);
+      double v = bounds_.clamp(k_i, px[i] - step * pp[i]);
+      if (pp[i] > 0.0 && (px[i] - bounds_.lower[k_i]) / pp[i] == alpha_f) v = bounds_.lower[k_i];
+      if (pp[i] < 0.0 && (bounds_.upper[k_i] - px[i]) / -pp[i] == alpha_f) v = bounds_.upper[k_i];
+      pf[i] = v;
+      pgf[i] = pg[i] - step * pAp_v[i];
+    }
+  }
+  projectedStep(true);  // lines 15-17
+}
+
+// Lines 19-21: proportioning x - alpha~ beta~ from the current point.
+void KuceraRun::proportioningStep() {
+  Tpetra::deep_copy(x_from_, x_);
+  Tpetra::deep_copy(g_from_, g_);
+  projectedStep(false);
+}
+
+// From (x_from, g_from): x = x_from with the unknowns of one set moved by a
+// projected step Pi(x - alpha~ g) (active set: proportioning, line 19, as
+// x - alpha~ beta~; free set: second half of the expansion, line 15, as
+// x - alpha~ phi~), then g = A x + b. alpha~ is halved while q would increase
+// (the power estimate of ||A|| may be too low for a decrease).
+void KuceraRun::projectedStep(bool on_free_set) {
+  for (int attempt = 0;; ++attempt) {
+    moveFromStart(on_free_set);
+    freshGradient();
+    const auto sums = objectiveChangeFromStart();
+    if (sums[0] <= 1e-12 * sums[1] || attempt >= kMaxStepHalvings) break;
+    alpha_t_ *= 0.5;
+  }
+  freeGradient();  // lines 17 and 21: restart the CG chain
+}
+
+// x = x_from with Pi(x_from - alpha~ g_from) on the unknowns of one set.
+void KuceraRun::moveFromStart(bool on_free_set) {
+  const double* pf = readOnly(x_from_);
+  const double* pgf = readOnly(g_from_);
+  double* px = wo(x_);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n_; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const bool moves = bounds_.isFree(k, pf[i]) == on_free_set;
+    px[i] = moves ? bounds_.clamp(k, pf[i] - alpha_t_ * pgf[i]) : pf[i];
+  }
+}
+
+// q(x) - q(x_from) = (x - x_from).(g(x_from) + g(x)) / 2, exact for a
+// quadratic, and the scale of its round-off (global sums).
+std::array<double, 2> KuceraRun::objectiveChangeFromStart() const {
+  const double* px = readOnly(x_);
+  const double* pf = readOnly(x_from_);
+  const double* pg = readOnly(g_);
+  const double* pgf = readOnly(g_from_);
+  double change = 0.0, scale = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : change, scale)
+  for (Index i = 0; i < n_; ++i) {
+    const double s = px[i] - pf[i];
+    change += 0.5 * s * (pg[i] + pgf[i]);
+    scale += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
+  }
+  return globalSums<2>(x_, {change, scale});
+}
+
+// The residual after a step; one converged by the CG recurrence for g is
+// confirmed with the true gradient (one application of A).
+double KuceraRun::residualConfirmed(double tol) {
+  double r = residual();
+  if (r <= tol && g_recurred_) {
+    freshGradient();
+    r = residual();
+  }
+  return r;
+}
+
 SolveReport KuceraSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "kucera");
   const SeparableBounds bounds = SeparableBounds::of(qp, "kucera");
   const double tol = scaledTolerance(settings_.tolerance);
-  const auto map = gamma.getMap();
-  const Index n = length(gamma);
-  const double inf = std::numeric_limits<double>::infinity();
-  Vector& x = gamma;
-  // g = A x + b (kept up to date), p the CG direction, A p, and the point a
-  // projected step starts from (for the decrease check).
-  Vector g(map, false), p(map, false), Ap(map, false), x_from(map, false), g_from(map, false);
-  int applies = 0;
-  auto fresh_gradient = [&]() {
-    qp.A->apply(x, g);
-    ++applies;
-    g.update(1.0, *qp.b, 1.0);
-  };
-
-  qp.cones.project(x);  // warm start onto K
-  fresh_gradient();
-  double residual = naturalResidual(qp.cones, x, g, nullptr);
-  if (residual <= tol || settings_.max_iterations <= 0) {
-    return finishReport(name(), qp, x, gamma, 0, applies, tol);
+  KuceraRun run(qp, bounds, gamma);
+  qp.cones.project(gamma);  // warm start onto K
+  run.freshGradient();
+  if (run.residual() <= tol || settings_.max_iterations <= 0) {
+    return finishReport(name(), qp, gamma, gamma, 0, run.applies(), tol);
   }
-  double alpha_t = step_factor_ / powerEstimate(*qp.A, map, power_iterations_, applies);
-
-  // p = phi(x): the gradient on the free set (eq. 28).
-  auto free_gradient = [&]() {
-    const double* px = readOnly(x);
-    const double* pg = readOnly(g);
-    double* pp = wo(p);
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i)
-      pp[i] = bounds.isFree(static_cast<std::size_t>(i), px[i]) ? pg[i] : 0.0;
-  };
-  // From (x_from, g_from): x = x_from with the unknowns of one set moved by a
-  // projected step Pi(x - alpha~ g) (active set: proportioning, line 19, as
-  // x - alpha~ beta~; free set: second half of the expansion, line 15, as
-  // x - alpha~ phi~), then g = A x + b. alpha~ is halved while q would increase.
-  auto projected_step = [&](bool on_free_set) {
-    for (int attempt = 0;; ++attempt) {
-      {
-        const double* pf = readOnly(x_from);
-        const double* pgf = readOnly(g_from);
-        double* px = wo(x);
-#pragma omp parallel for schedule(static)
-        for (Index i = 0; i < n; ++i) {
-          const auto k = static_cast<std::size_t>(i);
-          const bool moves = bounds.isFree(k, pf[i]) == on_free_set;
-          px[i] = moves ? bounds.clamp(k, pf[i] - alpha_t * pgf[i]) : pf[i];
-        }
-      }
-      fresh_gradient();
-      // q(x) - q(x_from) = (x - x_from).(g(x_from) + g(x)) / 2, exact for a quadratic.
-      const double* px = readOnly(x);
-      const double* pf = readOnly(x_from);
-      const double* pg = readOnly(g);
-      const double* pgf = readOnly(g_from);
-      double change = 0.0, scale = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : change, scale)
-      for (Index i = 0; i < n; ++i) {
-        const double s = px[i] - pf[i];
-        change += 0.5 * s * (pg[i] + pgf[i]);
-        scale += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
-      }
-      const auto sums = globalSums<2>(x, {change, scale});
-      if (sums[0] <= 1e-12 * sums[1] || attempt >= kMaxStepHalvings) break;
-      alpha_t *= 0.5;
-    }
-    free_gradient();  // lines 17 and 21: restart the CG chain
-  };
-
-  free_gradient();
-  bool g_recurred = false;  // g updated by the CG recurrence since the last A x
+  run.startIterations(step_factor_, power_iterations_);
   int k = 0;
   while (k < settings_.max_iterations) {
     ++k;
-    // Line 5: beta~.g <= Gamma^2 phi~.g (strict proportionality).
-    double beta_g = 0.0, phi_g = 0.0;
-    {
-      const double* px = readOnly(x);
-      const double* pg = readOnly(g);
-#pragma omp parallel for schedule(static) reduction(+ : beta_g, phi_g)
-      for (Index i = 0; i < n; ++i) {
-        const auto k_i = static_cast<std::size_t>(i);
-        const double gt = (px[i] - bounds.clamp(k_i, px[i] - alpha_t * pg[i])) / alpha_t;
-        (bounds.isFree(k_i, px[i]) ? phi_g : beta_g) += gt * pg[i];
-      }
-    }
-    const auto proportion = globalSums<2>(x, {beta_g, phi_g});
-    if (proportion[0] <= gamma2_ * proportion[1]) {
-      qp.A->apply(p, Ap);
-      ++applies;
-      // Lines 6-7: CG step length and the feasible step along -p.
-      double pAp = 0.0, gp = 0.0, feasible = inf;
-      {
-        const double* px = readOnly(x);
-        const double* pp = readOnly(p);
-        const double* pAp_v = readOnly(Ap);
-        const double* pg = readOnly(g);
-#pragma omp parallel for schedule(static) reduction(+ : pAp, gp) reduction(min : feasible)
-        for (Index i = 0; i < n; ++i) {
-          const auto k_i = static_cast<std::size_t>(i);
-          pAp += pp[i] * pAp_v[i];
-          gp += pg[i] * pp[i];
-          if (pp[i] > 0.0) feasible = std::min(feasible, (px[i] - bounds.lower[k_i]) / pp[i]);
-          if (pp[i] < 0.0) feasible = std::min(feasible, (bounds.upper[k_i] - px[i]) / -pp[i]);
-        }
-      }
-      const auto dots = globalSums<2>(x, {pAp, gp});
-      const double alpha_f = globalMinimum(x, feasible);
-      const double alpha_cg = dots[0] > 0.0 ? dots[1] / dots[0] : inf;
-      if (alpha_cg < alpha_f) {
-        // Lines 9-12: CG step, then p = phi - rho p with rho = phi.A p / p.A p (eq. 29).
-        x.update(-alpha_cg, p, 1.0);
-        g.update(-alpha_cg, Ap, 1.0);
-        g_recurred = true;
-        double* px = rw(x);
-        const double* pg = readOnly(g);
-        const double* pAp_v = readOnly(Ap);
-        double phi_Ap = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : phi_Ap)
-        for (Index i = 0; i < n; ++i) {
-          const auto k_i = static_cast<std::size_t>(i);
-          // alpha_cg < alpha_f keeps x inside; the clamp only removes rounding.
-          px[i] = bounds.clamp(k_i, px[i]);
-          if (bounds.isFree(k_i, px[i])) phi_Ap += pg[i] * pAp_v[i];
-        }
-        const double rho = globalSum(x, phi_Ap) / dots[0];
-        double* pp = rw(p);
-#pragma omp parallel for schedule(static)
-        for (Index i = 0; i < n; ++i) {
-          const double phi = bounds.isFree(static_cast<std::size_t>(i), px[i]) ? pg[i] : 0.0;
-          pp[i] = phi - rho * pp[i];
-        }
-      } else {
-        // Line 14: gamma^(k+1/2) = gamma - alpha_f p; the unknowns that define
-        // alpha_f land exactly on their bound. (alpha_f = inf with no finite
-        // CG step only happens for a problem unbounded below: no move.)
-        const double step = std::isfinite(alpha_f) ? alpha_f : 0.0;
-        {
-          const double* px = readOnly(x);
-          const double* pp = readOnly(p);
-          const double* pg = readOnly(g);
-          const double* pAp_v = readOnly(Ap);
-          double* pf = wo(x_from);
-          double* pgf = wo(g_from);
-#pragma omp parallel for schedule(static)
-          for (Index i = 0; i < n; ++i) {
-            const auto k_i = static_cast<std::size_t>(i);
-            double v = bounds.clamp(k_i, px[i] - step * pp[i]);
-            if (pp[i] > 0.0 && (px[i] - bounds.lower[k_i]) / pp[i] == alpha_f)
-              v = bounds.lower[k_i];
-            if (pp[i] < 0.0 && (bounds.upper[k_i] - px[i]) / -pp[i] == alpha_f)
-              v = bounds.upper[k_i];
-            pf[i] = v;
-            pgf[i] = pg[i] - step * pAp_v[i];
-          }
-        }
-        projected_step(true);  // lines 15-17
-        g_recurred = false;
-      }
-    } else {
-      Tpetra::deep_copy(x_from, x);
-      Tpetra::deep_copy(g_from, g);
-      projected_step(false);  // lines 19-21
-      g_recurred = false;
-    }
-    residual = naturalResidual(qp.cones, x, g, nullptr);
-    if (residual <= tol && g_recurred) {
-      // Converged by the recurrence: confirm with the true gradient.
-      fresh_gradient();
-      g_recurred = false;
-      residual = naturalResidual(qp.cones, x, g, nullptr);
-    }
-    observe(k, x);
+    run.iterate(gamma2_);
+    const double residual = run.residualConfirmed(tol);
+    observe(k, gamma);
     if (residual <= tol) break;
   }
-  return finishReport(name(), qp, x, gamma, k, applies, tol);
+  return finishReport(name(), qp, gamma, gamma, k, run.applies(), tol);
 }
 
 }  // namespace
