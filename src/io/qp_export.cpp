@@ -154,6 +154,111 @@ std::string withoutThrowSites(const std::string& what) {
   return std::regex_replace(what, header, "");
 }
 
+/// Collective: creates `dir` on rank 0; throws on every rank if that failed.
+void createExportDirectory(const std::string& dir, const Comm& comm) {
+  std::string error;
+  if (comm.getRank() == 0) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) error = "cannot create QP export directory '" + dir + "': " + ec.message();
+  }
+  io_detail::throwIfAnyFailed(error, rawMpiComm(comm));
+}
+
+/// The sizes of the exported arrays: rows of A, contacts, and the body rows
+/// (one per gid up to the largest on any rank) of mobility.mtx.
+struct ExportSizes {
+  long long unknowns = 0;
+  long long contacts = 0;
+  long long bodies = 0;
+  long long bodyColumns() const { return 6 * bodies; }
+};
+
+ExportSizes exportSizes(const ContactSystem& system, const Comm& comm) {
+  ExportSizes sizes;
+  sizes.unknowns = static_cast<long long>(system.constraint_map->getGlobalNumElements());
+  sizes.contacts = sizes.unknowns / system.qp.cones.blockSize();
+  long max_gid = -1;
+  for (std::size_t k = 0; k < system.body_map->getNodeNumElements(); k += 6) {
+    max_gid = std::max<long>(
+        max_gid,
+        static_cast<long>(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(k)) / 6));
+  }
+  sizes.bodies = static_cast<long long>(globalMax(comm, max_gid)) + 1;
+  return sizes;
+}
+
+/// cones.mtx: one column (mu) per contact; coulomb_rolling adds the rolling
+/// and spinning bounds per unit normal impulse (mu_r rho, mu_s rho).
+MultiVector coneCoefficients(const ContactSystem& system, const RCP<const Comm>& comm) {
+  const ConeSet& cones = system.qp.cones;
+  const int block = cones.blockSize();
+  const bool rolling = cones.model == FrictionModel::CoulombRolling;
+  std::vector<GlobalOrdinal> gids;
+  for (std::size_t c = 0; c < cones.localContacts(); ++c)
+    gids.push_back(system.constraint_map->getGlobalElement(
+                       static_cast<LocalOrdinal>(static_cast<std::size_t>(block) * c)) /
+                   block);
+  const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+  MultiVector mu(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), rolling ? 3 : 1);
+  for (std::size_t c = 0; c < gids.size(); ++c) {
+    const auto row = static_cast<LocalOrdinal>(c);
+    mu.replaceLocalValue(row, 0, cones.mu[c]);
+    if (rolling) {
+      mu.replaceLocalValue(row, 1, cones.rolling[c]);
+      mu.replaceLocalValue(row, 2, cones.spinning[c]);
+    }
+  }
+  return mu;
+}
+
+/// mobility.mtx: one row per body gid, 1/m and then the inverse inertia
+/// row-major; the rows of gids without a body (removed, never made) stay 0.
+MultiVector mobilityRows(const ContactSystem& system, const RCP<const Comm>& comm) {
+  const auto& owned = system.mobility->ownedMobility();
+  std::vector<GlobalOrdinal> gids;
+  for (std::size_t k = 0; k < owned.size(); ++k)
+    gids.push_back(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6);
+  const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
+  MultiVector mobility(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), 10);
+  for (std::size_t k = 0; k < owned.size(); ++k) {
+    const auto row = static_cast<LocalOrdinal>(k);
+    mobility.replaceLocalValue(row, 0, owned[k].inverse_mass);
+    for (int i = 0; i < 9; ++i)
+      mobility.replaceLocalValue(row, static_cast<std::size_t>(1 + i),
+                                 owned[k].inverse_inertia(i / 3, i % 3));
+  }
+  return mobility;
+}
+
+/// problem.yaml: the format, the sizes, the operator's scale and
+/// regularisation, and what the run's own solve reported.
+std::string problemDescription(const ContactSystem& system, const ExportSizes& sizes,
+                               const QpExportInfo& info) {
+  const FactoredOperator& F = *system.factored;
+  const ConeSet& cones = system.qp.cones;
+  std::ostringstream meta;
+  meta << "# contact QP exported by grains: min 1/2 g^T A g + b^T g over the cones\n"
+       << "format: grains-qp-2\n"
+       << "model: " << frictionModelName(cones.model) << "\n"
+       << "block_size: " << cones.blockSize() << "\n"
+       << "contacts: " << sizes.contacts << "\n"
+       << "unknowns: " << sizes.unknowns << "\n"
+       << "body_columns: " << sizes.bodyColumns() << "\n"
+       << "step: " << info.step << "\n"
+       << "time: " << formatNumber(info.time) << "\n"
+       << "dt: " << formatNumber(info.dt) << "\n"
+       << "scale: " << formatNumber(F.scale) << "\n"
+       << "regularisation: " << formatNumber(F.regularisation) << "\n"
+       << "run_solver: " << info.solver << "\n"
+       << "run_tolerance: " << formatNumber(info.tolerance) << "\n"
+       << "run_iterations: " << info.report.iterations << "\n"
+       << "run_residual: " << formatNumber(info.report.residual) << "\n"
+       << "run_objective: " << formatNumber(info.report.objective) << "\n"
+       << "run_converged: " << (info.report.converged ? "true" : "false") << "\n";
+  return meta.str();
+}
+
 }  // namespace
 
 void exportQp(const std::string& dir, const ContactSystem& system, const Vector& warm_start,
@@ -163,30 +268,11 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
         "exportQp: the contact system was assembled without the CSR copy of D^T "
         "(AssemblySettings::row_matrix); the export writes A and D^T from it");
   const RCP<const Comm> comm = system.constraint_map->getComm();
-  const MPI_Comm raw_comm = rawMpiComm(*comm);
+  createExportDirectory(dir, *comm);
+  const ExportSizes sizes = exportSizes(system, *comm);
+
+  // Every file is attempted; the first failure is thrown on every rank at the end.
   std::string error;
-  if (comm->getRank() == 0) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) error = "cannot create QP export directory '" + dir + "': " + ec.message();
-  }
-  io_detail::throwIfAnyFailed(error, raw_comm);
-
-  const FactoredOperator& F = *system.factored;
-  const ConeSet& cones = system.qp.cones;
-  const int block = cones.blockSize();
-  const long long unknowns = static_cast<long long>(system.constraint_map->getGlobalNumElements());
-  const long long contacts = unknowns / block;
-  long max_gid = -1;
-  for (std::size_t k = 0; k < system.body_map->getNodeNumElements(); k += 6) {
-    max_gid = std::max<long>(
-        max_gid,
-        static_cast<long>(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(k)) / 6));
-  }
-  max_gid = globalMax(*comm, max_gid);
-  const long long bodies = static_cast<long long>(max_gid) + 1;  // rows of mobility.mtx
-  const long long body_columns = 6 * bodies;
-
   auto path = [&](const char* name) { return (std::filesystem::path(dir) / name).string(); };
   auto keep = [&error](const std::string& e) {
     if (error.empty()) error = e;
@@ -203,79 +289,23 @@ void exportQp(const std::string& dir, const ContactSystem& system, const Vector&
     }));
   };
   writeMatrix("A.mtx", *assembledA(system));
-  writeDense("b.mtx", *system.qp.b, unknowns);
-  writeDense("warm_start.mtx", warm_start, unknowns);
-  writeDense("solution.mtx", solution, unknowns);
-  {
-    // One column (mu) per contact; coulomb_rolling adds the rolling and
-    // spinning bounds per unit normal impulse (mu_r rho, mu_s rho).
-    const bool rolling = cones.model == FrictionModel::CoulombRolling;
-    std::vector<GlobalOrdinal> gids;
-    for (std::size_t c = 0; c < cones.localContacts(); ++c)
-      gids.push_back(system.constraint_map->getGlobalElement(
-                         static_cast<LocalOrdinal>(static_cast<std::size_t>(block) * c)) /
-                     block);
-    const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
-    MultiVector mu(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), rolling ? 3 : 1);
-    for (std::size_t c = 0; c < gids.size(); ++c) {
-      const auto row = static_cast<LocalOrdinal>(c);
-      mu.replaceLocalValue(row, 0, cones.mu[c]);
-      if (rolling) {
-        mu.replaceLocalValue(row, 1, cones.rolling[c]);
-        mu.replaceLocalValue(row, 2, cones.spinning[c]);
-      }
-    }
-    writeDense("cones.mtx", mu, contacts);
-  }
-  writeMatrix("Dt.mtx", *withDomain(*system.Dt,
-                                    rcp(new Map(static_cast<GlobalSize>(body_columns), 0, comm))));
-  {
-    // One row per body gid: 1/m, then the inverse inertia row-major; the rows
-    // of gids without a body (removed, never made) stay 0.
-    const auto& owned = system.mobility->ownedMobility();
-    std::vector<GlobalOrdinal> gids;
-    for (std::size_t k = 0; k < owned.size(); ++k)
-      gids.push_back(system.body_map->getGlobalElement(static_cast<LocalOrdinal>(6 * k)) / 6);
-    const auto invalid = Teuchos::OrdinalTraits<GlobalSize>::invalid();
-    MultiVector mobility(rcp(new Map(invalid, gids.data(), gids.size(), 0, comm)), 10);
-    for (std::size_t k = 0; k < owned.size(); ++k) {
-      const auto row = static_cast<LocalOrdinal>(k);
-      mobility.replaceLocalValue(row, 0, owned[k].inverse_mass);
-      for (int i = 0; i < 9; ++i)
-        mobility.replaceLocalValue(row, static_cast<std::size_t>(1 + i),
-                                   owned[k].inverse_inertia(i / 3, i % 3));
-    }
-    writeDense("mobility.mtx", mobility, bodies);
-  }
-  writeDense("u_free.mtx", *system.u_free, body_columns);
-
+  writeDense("b.mtx", *system.qp.b, sizes.unknowns);
+  writeDense("warm_start.mtx", warm_start, sizes.unknowns);
+  writeDense("solution.mtx", solution, sizes.unknowns);
+  writeDense("cones.mtx", coneCoefficients(system, comm), sizes.contacts);
+  writeMatrix(
+      "Dt.mtx",
+      *withDomain(*system.Dt, rcp(new Map(static_cast<GlobalSize>(sizes.bodyColumns()), 0, comm))));
+  writeDense("mobility.mtx", mobilityRows(system, comm), sizes.bodies);
+  writeDense("u_free.mtx", *system.u_free, sizes.bodyColumns());
   if (comm->getRank() == 0) {
-    std::ostringstream meta;
-    meta << "# contact QP exported by grains: min 1/2 g^T A g + b^T g over the cones\n"
-         << "format: grains-qp-2\n"
-         << "model: " << frictionModelName(cones.model) << "\n"
-         << "block_size: " << block << "\n"
-         << "contacts: " << contacts << "\n"
-         << "unknowns: " << unknowns << "\n"
-         << "body_columns: " << body_columns << "\n"
-         << "step: " << info.step << "\n"
-         << "time: " << formatNumber(info.time) << "\n"
-         << "dt: " << formatNumber(info.dt) << "\n"
-         << "scale: " << formatNumber(F.scale) << "\n"
-         << "regularisation: " << formatNumber(F.regularisation) << "\n"
-         << "run_solver: " << info.solver << "\n"
-         << "run_tolerance: " << formatNumber(info.tolerance) << "\n"
-         << "run_iterations: " << info.report.iterations << "\n"
-         << "run_residual: " << formatNumber(info.report.residual) << "\n"
-         << "run_objective: " << formatNumber(info.report.objective) << "\n"
-         << "run_converged: " << (info.report.converged ? "true" : "false") << "\n";
     try {
-      io_detail::writeFileAtomically(path("problem.yaml"), meta.str());
+      io_detail::writeFileAtomically(path("problem.yaml"), problemDescription(system, sizes, info));
     } catch (const std::exception& e) {
       keep(e.what());
     }
   }
-  io_detail::throwIfAnyFailed(error, raw_comm);
+  io_detail::throwIfAnyFailed(error, rawMpiComm(*comm));
 }
 
 namespace {
