@@ -315,9 +315,237 @@ class CpgSolver final : public Solver {
   int max_backtracks_;
 };
 
-SolveReport CpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
-  checkLayout(qp, gamma, "cpg");
-  const FrictionModel model = qp.cones.model;
+/// The state of one solve: the iterate x (gamma) and A x, r and rh (lines
+/// 1-2), the direction p and A p, the previous direction and its image (lines
+/// 3-5), a candidate step and its image, the best iterate, and the counters.
+class CpgRun {
+ public:
+  CpgRun(const QuadraticProgram& qp, Vector& x, bool conjugate, int max_backtracks)
+      : qp_(qp),
+        set_(qp.cones),
+        b_(*qp.b),
+        x_(x),
+        conjugate_(conjugate),
+        max_backtracks_(max_backtracks),
+        Ax_(x.getMap(), false),
+        r_(x.getMap(), false),
+        rh_(x.getMap(), false),
+        p_(x.getMap(), false),
+        Ap_(x.getMap(), false),
+        prev_(x.getMap(), true),
+        Aprev_(x.getMap(), true),
+        cand_(x.getMap(), false),
+        Acand_(x.getMap(), false),
+        best_(x.getMap(), false) {}
+
+  double start();
+  /// One iteration (lines 1-8); returns whether x moved.
+  bool iterate();
+  double residualConfirmed(double tol);
+  void keepIfBest(double residual);
+  const Vector& best() const { return best_; }
+  int applies() const { return applies_; }
+
+ private:
+  void projectedGradient();
+  double conjugationCoefficient();
+  void direction(double beta);
+  bool descend(double beta);
+  std::pair<double, double> restartWithProjectedGradient(double beta);
+  bool step(double rp, double pAp);
+  bool zeroCurvatureStep();
+  bool backtrack(double alpha);
+  bool projectionMovesCandidate(double alpha);
+  void accept();
+  void moveAlong(double alpha);
+  void refreshAx();
+
+  const QuadraticProgram& qp_;
+  FeasibleSet set_;
+  const Vector& b_;
+  Vector& x_;
+  const bool conjugate_;
+  const int max_backtracks_;
+  Vector Ax_, r_, rh_, p_, Ap_, prev_, Aprev_, cand_, Acand_, best_;
+  int applies_ = 0;
+  int incremental_ = 0;     ///< updates of A x since it was last computed exactly
+  bool have_prev_ = false;  ///< prev holds the last direction, which moved x
+  double best_residual_ = 0.0;
+};
+
+// A x and the residual of the warm start, the best iterate so far.
+double CpgRun::start() {
+  qp_.A->apply(x_, Ax_);
+  applies_ = 1;
+  incremental_ = 0;
+  const double residual = naturalResidual(qp_.cones, x_, Ax_, &b_);
+  best_residual_ = residual;
+  Tpetra::deep_copy(best_, x_);
+  return residual;
+}
+
+bool CpgRun::iterate() {
+  projectedGradient();
+  const double beta = conjugationCoefficient();
+  direction(beta);
+  const bool moved = descend(beta);
+  Tpetra::deep_copy(prev_, p_);
+  Tpetra::deep_copy(Aprev_, Ap_);
+  have_prev_ = moved;
+  return moved;
+}
+
+// Lines 1-2: r and rh = Pi_T(x)(r); the circle's curvature at the sliding
+// contacts follows r (it enters lines 4 and 6 as H).
+void CpgRun::projectedGradient() {
+  {
+    const double* pAx = readOnly(Ax_);
+    const double* pb = readOnly(b_);
+    double* pr = r_.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+    const Index n = static_cast<Index>(r_.getLocalLength());
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n; ++i) pr[i] = -(pAx[i] + pb[i]);
+  }
+  Tpetra::deep_copy(rh_, r_);
+  set_.projectTangent(x_, rh_);
+  set_.updateCurvature(x_, r_);
+}
+
+// Lines 3-4: beta (0 without conjugation or a previous direction). A p^{k-1}
+// is recomputed only when line 3 changed p^{k-1}.
+double CpgRun::conjugationCoefficient() {
+  if (!conjugate_ || !have_prev_) return 0.0;
+  if (set_.projectTangent(x_, prev_)) {
+    qp_.A->apply(prev_, Aprev_);
+    ++applies_;
+  }
+  const auto [rhAprev, prevAprev] =
+      dots(rh_, Aprev_, prev_, Aprev_, set_.curvature(rh_, prev_), set_.curvature(prev_, prev_));
+  double beta = 0.0;
+  if (prevAprev > 0.0) beta = -rhAprev / prevAprev;
+  if (!std::isfinite(beta)) beta = 0.0;
+  return beta;
+}
+
+// Line 5 (with rh^k) and A p^k.
+void CpgRun::direction(double beta) {
+  p_.update(1.0, rh_, beta, prev_, 0.0);
+  qp_.A->apply(p_, Ap_);
+  ++applies_;
+}
+
+// Lines 6-8 along p^k while it is a descent direction; otherwise (or when no
+// step along it decreases f) restart with rh^k, for which small steps always do.
+bool CpgRun::descend(double beta) {
+  double rp = 0.0;
+  double pAp = 0.0;
+  std::tie(rp, pAp) = descentDots(r_, rh_, prev_, beta, p_, Ap_, set_.curvature(p_, p_));
+  bool moved = false;
+  if (beta != 0.0 && rp > 0.0) moved = step(rp, pAp);
+  if (!moved && beta != 0.0) std::tie(rp, pAp) = restartWithProjectedGradient(beta);
+  if (!moved && rp > 0.0) moved = step(rp, pAp);
+  return moved;
+}
+
+// p = rh with A rh = A p - beta A p^{k-1} (no extra product); returns its (r.p, p.Ap).
+std::pair<double, double> CpgRun::restartWithProjectedGradient(double beta) {
+  Tpetra::deep_copy(p_, rh_);
+  Ap_.update(-beta, Aprev_, 1.0);  // A rh = A p - beta A p^{k-1}
+  return descentDots(r_, rh_, prev_, 0.0, p_, Ap_, set_.curvature(p_, p_));
+}
+
+// Lines 6-8 with the safeguards; returns false when no step along p could be
+// taken (no decrease within max_backtracks halvings, or unbounded).
+bool CpgRun::step(double rp, double pAp) {
+  const double alpha = pAp > 0.0 ? rp / pAp : kInf;  // line 6
+  if (std::isfinite(alpha)) return backtrack(alpha);
+  return zeroCurvatureStep();
+}
+
+// Zero curvature along p (A is only PSD): f decreases linearly until the ray
+// leaves K; unbounded below if it never does.
+bool CpgRun::zeroCurvatureStep() {
+  const double feasible = set_.maxStep(x_, p_);
+  if (feasible > 0.0 && std::isfinite(feasible)) {
+    moveAlong(feasible);
+    return true;
+  }
+  if (!std::isfinite(feasible)) return false;
+  return backtrack(1.0);  // blocked at once (curved boundary): search the projected arc
+}
+
+// Lines 7-8 from alpha, halved until the projected step passes the Armijo
+// test on the projected arc (at most max_backtracks times).
+bool CpgRun::backtrack(double alpha) {
+  for (int trial = 0; trial <= max_backtracks_; ++trial, alpha *= 0.5) {
+    if (!projectionMovesCandidate(alpha)) {  // x + alpha p is in K: f decreases along the line
+      moveAlong(alpha);
+      return true;
+    }
+    qp_.A->apply(cand_, Acand_);
+    ++applies_;
+    if (set_.sufficientDecrease(x_, cand_, Ax_, Acand_, b_)) {
+      accept();
+      return true;
+    }
+  }
+  return false;
+}
+
+// cand = Pi_K(x + alpha p) (lines 7-8); returns whether the projection moved
+// it (Acand holds the difference meanwhile).
+bool CpgRun::projectionMovesCandidate(double alpha) {
+  cand_.update(1.0, x_, alpha, p_, 0.0);  // line 7
+  Tpetra::deep_copy(Acand_, cand_);
+  qp_.cones.project(cand_);  // line 8
+  Acand_.update(-1.0, cand_, 1.0);
+  return Acand_.normInf() > 0.0;
+}
+
+// Accept cand (with A cand) as the next iterate.
+void CpgRun::accept() {
+  Tpetra::deep_copy(x_, cand_);
+  Tpetra::deep_copy(Ax_, Acand_);
+  incremental_ = 0;
+}
+
+// Move x by alpha * p with A x updated by alpha * A p; a projection of the
+// result that moves anything (rounding at a hit bound) recomputes A x, as
+// does every kRefreshEvery-th incremental update.
+void CpgRun::moveAlong(double alpha) {
+  x_.update(alpha, p_, 1.0);
+  Ax_.update(alpha, Ap_, 1.0);
+  Tpetra::deep_copy(cand_, x_);
+  qp_.cones.project(x_);
+  cand_.update(-1.0, x_, 1.0);
+  if (cand_.normInf() > 0.0 || ++incremental_ >= kRefreshEvery) refreshAx();
+}
+
+void CpgRun::refreshAx() {
+  qp_.A->apply(x_, Ax_);
+  ++applies_;
+  incremental_ = 0;
+}
+
+// The residual after a step; one that converges with an incrementally updated
+// A x is confirmed with the exact A x.
+double CpgRun::residualConfirmed(double tol) {
+  double residual = naturalResidual(qp_.cones, x_, Ax_, &b_);
+  if (residual <= tol && incremental_ > 0) {
+    refreshAx();
+    residual = naturalResidual(qp_.cones, x_, Ax_, &b_);
+  }
+  return residual;
+}
+
+void CpgRun::keepIfBest(double residual) {
+  if (residual < best_residual_) {
+    best_residual_ = residual;
+    Tpetra::deep_copy(best_, x_);
+  }
+}
+
+void requireFixedBoundsModel(FrictionModel model) {
   if (model != FrictionModel::Frictionless && model != FrictionModel::Box &&
       model != FrictionModel::Cylinder) {
     throw std::invalid_argument(
@@ -326,138 +554,27 @@ SolveReport CpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
         "model through SolverRegistry::create(name, settings, model), which adds the "
         "Tresca-to-Coulomb fixed point");
   }
+}
+
+SolveReport CpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+  checkLayout(qp, gamma, "cpg");
+  requireFixedBoundsModel(qp.cones.model);
   qp.cones.project(gamma);  // warm start onto K (throws when box/cylinder bounds are missing)
-  FeasibleSet set(qp.cones);
+  CpgRun run(qp, gamma, conjugate_, max_backtracks_);
   const double tol = scaledTolerance(settings_.tolerance);
-  const Vector& b = *qp.b;
-  const auto map = gamma.getMap();
-  Vector Ax(map, false), r(map, false), rh(map, false), p(map, false), Ap(map, false),
-      prev(map, true), Aprev(map, true), cand(map, false), Acand(map, false), best(map, false);
-  Vector& x = gamma;
-
-  qp.A->apply(x, Ax);
-  int applies = 1;
-  int incremental = 0;  // updates of A x since it was last computed exactly
-  double residual = naturalResidual(qp.cones, x, Ax, &b);
-  double best_residual = residual;
-  Tpetra::deep_copy(best, x);
+  double residual = run.start();
   int iterations = 0;
-  bool have_prev = false;
-
-  // Accept y (with A y) as the next iterate.
-  auto accept = [&](const Vector& y, const Vector& Ay) {
-    Tpetra::deep_copy(x, y);
-    Tpetra::deep_copy(Ax, Ay);
-    incremental = 0;
-  };
-  // Move x by alpha * p with A x updated by alpha * A p; a projection of the
-  // result that moves anything (rounding at a hit bound) recomputes A x.
-  auto moveAlong = [&](double alpha, const Vector& dir, const Vector& Adir) {
-    x.update(alpha, dir, 1.0);
-    Ax.update(alpha, Adir, 1.0);
-    Tpetra::deep_copy(cand, x);
-    qp.cones.project(x);
-    cand.update(-1.0, x, 1.0);
-    if (cand.normInf() > 0.0 || ++incremental >= kRefreshEvery) {
-      qp.A->apply(x, Ax);
-      ++applies;
-      incremental = 0;
-    }
-  };
-  // Lines 6-8 with the safeguards; returns false when no step along dir
-  // could be taken (no decrease within max_backtracks halvings, or unbounded).
-  auto step = [&](const Vector& dir, const Vector& Adir, double rp, double pAp) {
-    double alpha = pAp > 0.0 ? rp / pAp : kInf;  // line 6
-    if (!std::isfinite(alpha)) {
-      // Zero curvature along dir (A is only PSD): f decreases linearly until
-      // the ray leaves K; unbounded below if it never does.
-      const double feasible = set.maxStep(x, dir);
-      if (feasible > 0.0 && std::isfinite(feasible)) {
-        moveAlong(feasible, dir, Adir);
-        return true;
-      }
-      if (!std::isfinite(feasible)) return false;
-      alpha = 1.0;  // blocked at once (curved boundary): search the projected arc
-    }
-    for (int trial = 0; trial <= max_backtracks_; ++trial, alpha *= 0.5) {
-      cand.update(1.0, x, alpha, dir, 0.0);  // line 7
-      Tpetra::deep_copy(Acand, cand);
-      qp.cones.project(cand);  // line 8
-      Acand.update(-1.0, cand, 1.0);
-      if (!(Acand.normInf() > 0.0)) {  // x + alpha p is in K: f decreases along the line
-        moveAlong(alpha, dir, Adir);
-        return true;
-      }
-      qp.A->apply(cand, Acand);
-      ++applies;
-      if (set.sufficientDecrease(x, cand, Ax, Acand, b)) {
-        accept(cand, Acand);
-        return true;
-      }
-    }
-    return false;
-  };
-
   while (!(residual <= tol) && iterations < settings_.max_iterations) {
     ++iterations;
-    {  // lines 1-2
-      const double* pAx = readOnly(Ax);
-      const double* pb = readOnly(b);
-      double* pr = r.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
-      const Index n = static_cast<Index>(r.getLocalLength());
-#pragma omp parallel for schedule(static)
-      for (Index i = 0; i < n; ++i) pr[i] = -(pAx[i] + pb[i]);
-    }
-    Tpetra::deep_copy(rh, r);
-    set.projectTangent(x, rh);
-    set.updateCurvature(x, r);
-    // Lines 3-5.
-    double beta = 0.0;
-    if (conjugate_ && have_prev) {
-      if (set.projectTangent(x, prev)) {
-        qp.A->apply(prev, Aprev);
-        ++applies;
-      }
-      const auto [rhAprev, prevAprev] =
-          dots(rh, Aprev, prev, Aprev, set.curvature(rh, prev), set.curvature(prev, prev));
-      if (prevAprev > 0.0) beta = -rhAprev / prevAprev;
-      if (!std::isfinite(beta)) beta = 0.0;
-    }
-    p.update(1.0, rh, beta, prev, 0.0);
-    qp.A->apply(p, Ap);
-    ++applies;
-    double rp = 0.0;
-    double pAp = 0.0;
-    std::tie(rp, pAp) = descentDots(r, rh, prev, beta, p, Ap, set.curvature(p, p));
-    bool moved = false;
-    if (beta != 0.0 && rp > 0.0) moved = step(p, Ap, rp, pAp);
-    if (!moved && beta != 0.0) {  // restart with the projected gradient
-      Tpetra::deep_copy(p, rh);
-      Ap.update(-beta, Aprev, 1.0);  // A rh = A p - beta A p^{k-1}
-      std::tie(rp, pAp) = descentDots(r, rh, prev, 0.0, p, Ap, set.curvature(p, p));
-    }
-    if (!moved && rp > 0.0) moved = step(p, Ap, rp, pAp);
-    Tpetra::deep_copy(prev, p);
-    Tpetra::deep_copy(Aprev, Ap);
-    have_prev = moved;
-
-    residual = naturalResidual(qp.cones, x, Ax, &b);
-    if (residual <= tol && incremental > 0) {  // confirm with the exact A x
-      qp.A->apply(x, Ax);
-      ++applies;
-      incremental = 0;
-      residual = naturalResidual(qp.cones, x, Ax, &b);
-    }
-    if (residual < best_residual) {
-      best_residual = residual;
-      Tpetra::deep_copy(best, x);
-    }
-    observe(iterations, x);
+    const bool moved = run.iterate();
+    residual = run.residualConfirmed(tol);
+    run.keepIfBest(residual);
+    observe(iterations, gamma);
     // No descent step exists (projected gradient zero up to rounding, or the
     // objective is unbounded below along p): further iterations cannot move.
     if (!moved) break;
   }
-  return finishReport(name(), qp, best, gamma, iterations, applies, tol);
+  return finishReport(name(), qp, run.best(), gamma, iterations, run.applies(), tol);
 }
 
 }  // namespace
