@@ -126,29 +126,35 @@ void onSurface(int block, double mu, double* v) {
   }
 }
 
+/// The solver options (makeMprgpSolver's).
+struct MprgpOptions {
+  double gamma2;         ///< Gamma^2 of the proportionality test
+  double step_factor;    ///< alpha_bar = step_factor / ||A~||
+  int power_iterations;  ///< for ||A~||
+  bool projected_cg;     ///< option expansion: try the projected CG step first
+};
+
 class MprgpSolver final : public Solver {
  public:
   explicit MprgpSolver(SolverSettings settings)
       : settings_(std::move(settings)),
-        gamma2_(std::pow(solverOption(settings_, "gamma"), 2)),
-        step_factor_(solverOption(settings_, "step_factor")),
-        power_iterations_(static_cast<int>(solverOption(settings_, "power_iterations"))),
-        projected_cg_(solverOption(settings_, "expansion") != 0.0) {}
+        options_{std::pow(solverOption(settings_, "gamma"), 2),
+                 solverOption(settings_, "step_factor"),
+                 static_cast<int>(solverOption(settings_, "power_iterations")),
+                 solverOption(settings_, "expansion") != 0.0} {}
   std::string name() const override { return "mprgp"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
  private:
   SolverSettings settings_;
-  double gamma2_;
-  double step_factor_;
-  int power_iterations_;
-  bool projected_cg_;
+  MprgpOptions options_;
 };
 
-/// The state of one solve: the scaled problem and the work vectors.
+/// The state of one solve: the scaled problem, the work vectors, alpha_bar
+/// and the state of the CG chain (one member per step of the iteration).
 class MprgpRun {
  public:
-  MprgpRun(const QuadraticProgram& qp, const Vector& gamma)
+  MprgpRun(const QuadraticProgram& qp, const Vector& gamma, const MprgpOptions& options)
       : y(gamma.getMap(), false),
         g(gamma.getMap(), false),
         b(gamma.getMap(), false),
@@ -165,7 +171,8 @@ class MprgpRun {
         map_(gamma.getMap()),
         block_(qp.cones.blockSize()),
         contacts_(static_cast<Index>(qp.cones.localContacts())),
-        n_(static_cast<Index>(gamma.getLocalLength())) {
+        n_(static_cast<Index>(gamma.getLocalLength())),
+        options_(options) {
     const double* ps = metric_.scale.data();
     const double* pb = readOnly(*qp.b);
     double* pbs = wo(b);
@@ -175,6 +182,11 @@ class MprgpRun {
   Vector y, g, b, phi, beta, p, Ap, work, y_from, g_from;
   Vector A_gamma;  ///< A S y at the last freshGradient()
   int applies = 0;
+
+  /// One iteration: CG or expansion when proportional, else proportioning;
+  /// false when q falls without bound along a ray inside K.
+  bool iterate();
+  double residualConfirmed(double tol);
 
   const ConeSet& cones() const { return metric_.cones; }
 
@@ -414,6 +426,26 @@ class MprgpRun {
   }
 
  private:
+  /// The CG step length alpha_cg = phi.p / p.A~p, its numerator and
+  /// denominator, and the feasible step alpha_f.
+  struct StepLengths {
+    double pAp;
+    double descent;
+    double cg;
+    double feasible;
+  };
+
+  bool proportionalStep();
+  void conjugateDirection();
+  StepLengths stepLengths() const;
+  void cgStep(double alpha_cg, double pAp);
+  void expansionStep(const StepLengths& lengths);
+  bool projectedCgStep(const StepLengths& lengths);
+  void feasibleThenProjectedStep(double alpha_f);
+  void proportioningStep();
+  void projectedStep(bool active_only);
+  void restartCg();
+
   /// out = S v.
   void scaleInto(const Vector& v, Vector& out) const {
     const double* pv = readOnly(v);
@@ -429,16 +461,162 @@ class MprgpRun {
   int block_;
   Index contacts_;
   Index n_;
+  const MprgpOptions options_;
+  double first_alpha_bar_ = 0.0;  ///< from ||A~||, at the first projected step
+  bool conjugate_ = false;        ///< p holds the previous CG direction, Ap its image
+  double previous_pAp_ = 0.0;
+  bool recurred_ = false;  ///< g follows the recurrence since the last product A~y
 };
+
+bool MprgpRun::iterate() {
+  const auto split = splitGradient();
+  if (split[1] <= options_.gamma2 * split[0]) return proportionalStep();
+  proportioningStep();
+  return true;
+}
+
+// Proportional (|beta|^2 <= Gamma^2 |phi|^2): conjugate gradients on the free
+// contacts, a CG step while it stays feasible, else expansion.
+bool MprgpRun::proportionalStep() {
+  conjugateDirection();
+  const StepLengths lengths = stepLengths();
+  if (std::isfinite(lengths.cg) && lengths.cg <= lengths.feasible) {
+    cgStep(lengths.cg, lengths.pAp);
+    return true;
+  }
+  // q falls without bound along a ray inside K: stop, unconverged.
+  if (!std::isfinite(lengths.feasible)) return false;
+  expansionStep(lengths);
+  return true;
+}
+
+// p = phi - rho p_old (rho making p A~-conjugate to p_old), or phi at the
+// start of a CG chain; and A~p.
+void MprgpRun::conjugateDirection() {
+  if (conjugate_) {
+    const double phi_Ap = phi.dot(Ap);
+    p.update(1.0, phi, -phi_Ap / previous_pAp_);
+  } else {
+    Tpetra::deep_copy(p, phi);
+  }
+  applyScaled(p, Ap);
+}
+
+// alpha_cg = phi.p / p.A~p (inf without curvature) and alpha_f along -p.
+MprgpRun::StepLengths MprgpRun::stepLengths() const {
+  const auto products = directionProducts();
+  const double pAp = products[0];
+  const double descent = products[1];
+  const double alpha_f = feasibleStep();
+  const double alpha_cg = pAp > 0.0 ? descent / pAp : kInf;
+  return {pAp, descent, alpha_cg, alpha_f};
+}
+
+// CG step, g <- g - alpha_cg A~p (exact: free contacts move on straight lines
+// inside their cones); the chain goes on.
+void MprgpRun::cgStep(double alpha_cg, double pAp) {
+  moveAlongDirection(alpha_cg);
+  g.update(-alpha_cg, Ap, 1.0);
+  recurred_ = true;
+  conjugate_ = true;
+  previous_pAp_ = pAp;
+}
+
+// alpha_cg > alpha_f: the projected CG step when option expansion asks for it
+// and it is good enough, else the feasible step and a projected step.
+void MprgpRun::expansionStep(const StepLengths& lengths) {
+  bool accepted = false;
+  if (options_.projected_cg && std::isfinite(lengths.cg)) accepted = projectedCgStep(lengths);
+  if (!accepted) feasibleThenProjectedStep(lengths.feasible);
+  restartCg();
+}
+
+// The projected CG step Pi_K(y - alpha_cg p), kept when it lowers q at least
+// as much as the feasible step alone would; otherwise y and g are restored.
+bool MprgpRun::projectedCgStep(const StepLengths& lengths) {
+  const double alpha_f = lengths.feasible;
+  Tpetra::deep_copy(y_from, y);
+  Tpetra::deep_copy(g_from, p);
+  projectedStepFrom(lengths.cg, false);
+  Tpetra::deep_copy(g_from, g);
+  freshGradient();
+  const double delta = change()[0];
+  const bool accepted = delta <= -alpha_f * lengths.descent + 0.5 * alpha_f * alpha_f * lengths.pAp;
+  if (!accepted) {
+    Tpetra::deep_copy(y, y_from);
+    Tpetra::deep_copy(g, g_from);
+  }
+  return accepted;
+}
+
+// Expansion: y_half = y - alpha_f p (the contacts that bound alpha_f land on
+// their surface or apex), then a projected step with the full gradient.
+void MprgpRun::feasibleThenProjectedStep(double alpha_f) {
+  moveAlongDirection(alpha_f);
+  g.update(-alpha_f, Ap, 1.0);
+  Tpetra::deep_copy(y_from, y);
+  Tpetra::deep_copy(g_from, g);
+  projectedStep(false);
+}
+
+// Not proportional: proportioning, the projected step on the active contacts
+// only (Kucera's reduced step: it releases the chopped gradient).
+void MprgpRun::proportioningStep() {
+  Tpetra::deep_copy(y_from, y);
+  Tpetra::deep_copy(g_from, g);
+  projectedStep(true);
+  restartCg();
+}
+
+// A projected step from (y_from, g_from): y = Pi_K(y_from - alpha_bar g_from)
+// on all or on the active contacts, alpha_bar halved while q would rise;
+// leaves g fresh. The halvings hold for one step: kept for good, rises at
+// rounding level near the solution shrink alpha_bar until the projected
+// steps stall (measured on the unit tests' Coulomb problems).
+void MprgpRun::projectedStep(bool active_only) {
+  if (!(first_alpha_bar_ > 0.0)) {
+    first_alpha_bar_ = options_.step_factor / operatorNorm(options_.power_iterations);
+  }
+  double alpha_bar = first_alpha_bar_;
+  for (int attempt = 0;; ++attempt) {
+    projectedStepFrom(alpha_bar, active_only);
+    freshGradient();
+    const auto delta = change();
+    if (delta[0] <= 1e-12 * delta[1] || attempt >= kMaxStepHalvings) break;
+    alpha_bar *= 0.5;
+  }
+}
+
+// After a projected step g is fresh and the next direction starts a new chain.
+void MprgpRun::restartCg() {
+  recurred_ = false;
+  conjugate_ = false;
+}
+
+// The residual after a step; one converged with a recurred gradient is
+// confirmed with a fresh product of A (which also restarts the CG chain).
+double MprgpRun::residualConfirmed(double tol) {
+  double residual = naturalResidualOriginal();
+  if (residual <= tol && recurred_) {
+    freshGradient();
+    restartCg();
+    residual = naturalResidualOriginal();
+  }
+  return residual;
+}
+
+void requireConeModel(FrictionModel model) {
+  if (model != FrictionModel::Coulomb && model != FrictionModel::Frictionless) {
+    throw std::invalid_argument("mprgp: friction model '" + frictionModelName(model) +
+                                "' is not supported; expected coulomb or frictionless");
+  }
+}
 
 SolveReport MprgpSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "mprgp");
-  if (qp.cones.model != FrictionModel::Coulomb && qp.cones.model != FrictionModel::Frictionless) {
-    throw std::invalid_argument("mprgp: friction model '" + frictionModelName(qp.cones.model) +
-                                "' is not supported; expected coulomb or frictionless");
-  }
+  requireConeModel(qp.cones.model);
   const double tol = scaledTolerance(settings_.tolerance);
-  MprgpRun run(qp, gamma);
+  MprgpRun run(qp, gamma, options_);
   Vector out(gamma.getMap(), false);
   // fresh: g (and A_gamma) belong to the current y, so the report needs no product.
   auto finish = [&](int iterations, bool fresh) {
@@ -451,102 +629,12 @@ SolveReport MprgpSolver::solve(const QuadraticProgram& qp, Vector& gamma) const 
 
   run.startFrom(gamma);
   run.freshGradient();
-  double residual = run.naturalResidualOriginal();
-  if (residual <= tol || settings_.max_iterations <= 0) return finish(0, true);
-
-  double first_alpha_bar = 0.0;  // from ||A~||, at the first projected step
-  // A projected step from (y_from, g_from): y = Pi_K(y_from - alpha_bar g_from)
-  // on all or on the active contacts, alpha_bar halved while q would rise;
-  // leaves g fresh. The halvings hold for one step: kept for good, rises at
-  // rounding level near the solution shrink alpha_bar until the projected
-  // steps stall (measured on the unit tests' Coulomb problems).
-  auto projected_step = [&](bool active_only) {
-    if (!(first_alpha_bar > 0.0)) {
-      first_alpha_bar = step_factor_ / run.operatorNorm(power_iterations_);
-    }
-    double alpha_bar = first_alpha_bar;
-    for (int attempt = 0;; ++attempt) {
-      run.projectedStepFrom(alpha_bar, active_only);
-      run.freshGradient();
-      const auto delta = run.change();
-      if (delta[0] <= 1e-12 * delta[1] || attempt >= kMaxStepHalvings) break;
-      alpha_bar *= 0.5;
-    }
-  };
-
-  bool conjugate = false;  // p holds the previous CG direction, Ap its image
-  double previous_pAp = 0.0;
-  bool recurred = false;  // g follows the recurrence since the last product A~y
+  if (run.naturalResidualOriginal() <= tol || settings_.max_iterations <= 0) return finish(0, true);
   int k = 0;
   while (k < settings_.max_iterations) {
     ++k;
-    const auto split = run.splitGradient();
-    if (split[1] <= gamma2_ * split[0]) {
-      // Proportional: conjugate gradients on the free contacts.
-      if (conjugate) {
-        const double phi_Ap = run.phi.dot(run.Ap);
-        run.p.update(1.0, run.phi, -phi_Ap / previous_pAp);
-      } else {
-        Tpetra::deep_copy(run.p, run.phi);
-      }
-      run.applyScaled(run.p, run.Ap);
-      const auto products = run.directionProducts();
-      const double pAp = products[0];
-      const double descent = products[1];
-      const double alpha_f = run.feasibleStep();
-      const double alpha_cg = pAp > 0.0 ? descent / pAp : kInf;
-      if (std::isfinite(alpha_cg) && alpha_cg <= alpha_f) {
-        run.moveAlongDirection(alpha_cg);
-        run.g.update(-alpha_cg, run.Ap, 1.0);
-        recurred = true;
-        conjugate = true;
-        previous_pAp = pAp;
-      } else if (!std::isfinite(alpha_f)) {
-        // q falls without bound along a ray inside K: stop, unconverged.
-        break;
-      } else {
-        bool accepted = false;
-        if (projected_cg_ && std::isfinite(alpha_cg)) {
-          // The projected CG step Pi_K(y - alpha_cg p), kept when it lowers q
-          // at least as much as the feasible step alone would.
-          Tpetra::deep_copy(run.y_from, run.y);
-          Tpetra::deep_copy(run.g_from, run.p);
-          run.projectedStepFrom(alpha_cg, false);
-          Tpetra::deep_copy(run.g_from, run.g);
-          run.freshGradient();
-          const double delta = run.change()[0];
-          accepted = delta <= -alpha_f * descent + 0.5 * alpha_f * alpha_f * pAp;
-          if (!accepted) {
-            Tpetra::deep_copy(run.y, run.y_from);
-            Tpetra::deep_copy(run.g, run.g_from);
-          }
-        }
-        if (!accepted) {
-          // Expansion: the feasible step, then a projected step with the full gradient.
-          run.moveAlongDirection(alpha_f);
-          run.g.update(-alpha_f, run.Ap, 1.0);
-          Tpetra::deep_copy(run.y_from, run.y);
-          Tpetra::deep_copy(run.g_from, run.g);
-          projected_step(false);
-        }
-        recurred = false;
-        conjugate = false;
-      }
-    } else {
-      // Proportioning: a projected step on the active contacts.
-      Tpetra::deep_copy(run.y_from, run.y);
-      Tpetra::deep_copy(run.g_from, run.g);
-      projected_step(true);
-      recurred = false;
-      conjugate = false;
-    }
-    residual = run.naturalResidualOriginal();
-    if (residual <= tol && recurred) {
-      run.freshGradient();
-      recurred = false;
-      conjugate = false;
-      residual = run.naturalResidualOriginal();
-    }
+    if (!run.iterate()) break;  // unbounded below: unconverged
+    const double residual = run.residualConfirmed(tol);
     if (observing()) {
       run.unscaled(out);
       observe(k, out);
