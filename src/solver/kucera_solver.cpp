@@ -58,33 +58,6 @@ class KuceraSolver final : public Solver {
   int power_iterations_;
 };
 
-/// ||A v|| for the unit vector v after `iterations` power steps (a lower
-/// bound of ||A||); the start vector depends on global indices only, so the
-/// estimate does not depend on the number of ranks.
-double powerEstimate(const Operator& A, const RCP<const Map>& map, int iterations, int& applies) {
-  Vector v(map, false), Av(map, false);
-  {
-    double* pv = wo(v);
-    const Index n = static_cast<Index>(map->getNodeNumElements());
-    for (Index i = 0; i < n; ++i) {
-      const auto gid = static_cast<double>(map->getGlobalElement(static_cast<LocalOrdinal>(i)));
-      pv[i] = 1.0 + 0.5 * std::sin(1.0 + 0.7 * gid);
-    }
-  }
-  double norm = v.norm2();
-  if (!(norm > 0.0)) return 1.0;
-  v.scale(1.0 / norm);
-  double estimate = 0.0;
-  for (int it = 0; it < iterations; ++it) {
-    A.apply(v, Av);
-    ++applies;
-    estimate = Av.norm2();
-    if (!(estimate > 0.0) || !std::isfinite(estimate)) break;
-    v.update(1.0 / estimate, Av, 0.0);
-  }
-  return estimate > 0.0 && std::isfinite(estimate) ? estimate : 1.0;
-}
-
 /// The state of one solve: the iterate x (gamma), g = A x + b (kept up to
 /// date), the CG direction p and A p, the point a projected step starts from
 /// (x_from, g_from: for the decrease check), alpha~ and the applications of A.
@@ -112,7 +85,11 @@ class KuceraRun {
   double residual() const { return naturalResidual(qp_.cones, x_, g_, nullptr); }
   /// alpha~ = step_factor / ||A|| from the power estimate, and the first CG direction.
   void startIterations(double step_factor, int power_iterations) {
-    alpha_t_ = step_factor / powerEstimate(*qp_.A, x_.getMap(), power_iterations, applies_);
+    alpha_t_ = step_factor / powerNormEstimate(x_.getMap(), power_iterations,
+                                               [this](const Vector& v, Vector& Av) {
+                                                 qp_.A->apply(v, Av);
+                                                 ++applies_;
+                                               });
     freeGradient();
   }
   /// One CG, expansion or proportioning step (lines 5-21).
@@ -143,7 +120,6 @@ class KuceraRun {
   void proportioningStep();
   void projectedStep(bool on_free_set);
   void moveFromStart(bool on_free_set);
-  std::array<double, 2> objectiveChangeFromStart() const;
 
   const QuadraticProgram& qp_;
   const SeparableBounds& bounds_;
@@ -288,7 +264,7 @@ void KuceraRun::projectedStep(bool on_free_set) {
   for (int attempt = 0;; ++attempt) {
     moveFromStart(on_free_set);
     freshGradient();
-    const auto sums = objectiveChangeFromStart();
+    const auto sums = quadraticChange(x_, x_from_, g_, g_from_);
     if (sums[0] <= 1e-12 * sums[1] || attempt >= kMaxStepHalvings) break;
     alpha_t_ *= 0.5;
   }
@@ -306,23 +282,6 @@ void KuceraRun::moveFromStart(bool on_free_set) {
     const bool moves = bounds_.isFree(k, pf[i]) == on_free_set;
     px[i] = moves ? bounds_.clamp(k, pf[i] - alpha_t_ * pgf[i]) : pf[i];
   }
-}
-
-// q(x) - q(x_from) = (x - x_from).(g(x_from) + g(x)) / 2, exact for a
-// quadratic, and the scale of its round-off (global sums).
-std::array<double, 2> KuceraRun::objectiveChangeFromStart() const {
-  const double* px = readOnly(x_);
-  const double* pf = readOnly(x_from_);
-  const double* pg = readOnly(g_);
-  const double* pgf = readOnly(g_from_);
-  double change = 0.0, scale = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : change, scale)
-  for (Index i = 0; i < n_; ++i) {
-    const double s = px[i] - pf[i];
-    change += 0.5 * s * (pg[i] + pgf[i]);
-    scale += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
-  }
-  return globalSums<2>(x_, {change, scale});
 }
 
 // The residual after a step; one converged by the CG recurrence for g is

@@ -385,46 +385,6 @@ class MprgpRun {
     }
   }
 
-  /// q(y) - q(y_from) = (y - y_from).(g(y_from) + g(y)) / 2 (exact for a
-  /// quadratic), and a scale for its rounding, in one reduction.
-  std::array<double, 2> change() const {
-    const double* py = readOnly(y);
-    const double* pf = readOnly(y_from);
-    const double* pg = readOnly(g);
-    const double* pgf = readOnly(g_from);
-    double delta = 0.0, size = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : delta, size)
-    for (Index i = 0; i < n_; ++i) {
-      const double s = py[i] - pf[i];
-      delta += 0.5 * s * (pg[i] + pgf[i]);
-      size += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
-    }
-    return globalSums<2>(y, {delta, size});
-  }
-
-  /// ||A~|| by power iterations (start vector from global indices only).
-  double operatorNorm(int iterations) {
-    Vector v(map_, false), Av(map_, false);
-    {
-      double* pv = wo(v);
-      for (Index i = 0; i < n_; ++i) {
-        const auto gid = static_cast<double>(map_->getGlobalElement(static_cast<LocalOrdinal>(i)));
-        pv[i] = 1.0 + 0.5 * std::sin(1.0 + 0.7 * gid);
-      }
-    }
-    const double norm = v.norm2();
-    if (!(norm > 0.0)) return 1.0;
-    v.scale(1.0 / norm);
-    double estimate = 0.0;
-    for (int it = 0; it < iterations; ++it) {
-      applyScaled(v, Av);
-      estimate = Av.norm2();
-      if (!(estimate > 0.0) || !std::isfinite(estimate)) break;
-      v.update(1.0 / estimate, Av, 0.0);
-    }
-    return estimate > 0.0 && std::isfinite(estimate) ? estimate : 1.0;
-  }
-
  private:
   /// The CG step length alpha_cg = phi.p / p.A~p, its numerator and
   /// denominator, and the feasible step alpha_f.
@@ -540,7 +500,7 @@ bool MprgpRun::projectedCgStep(const StepLengths& lengths) {
   projectedStepFrom(lengths.cg, false);
   Tpetra::deep_copy(g_from, g);
   freshGradient();
-  const double delta = change()[0];
+  const double delta = quadraticChange(y, y_from, g, g_from)[0];
   const bool accepted = delta <= -alpha_f * lengths.descent + 0.5 * alpha_f * alpha_f * lengths.pAp;
   if (!accepted) {
     Tpetra::deep_copy(y, y_from);
@@ -575,13 +535,17 @@ void MprgpRun::proportioningStep() {
 // steps stall (measured on the unit tests' Coulomb problems).
 void MprgpRun::projectedStep(bool active_only) {
   if (!(first_alpha_bar_ > 0.0)) {
-    first_alpha_bar_ = options_.step_factor / operatorNorm(options_.power_iterations);
+    // ||A~|| by power iterations.
+    first_alpha_bar_ =
+        options_.step_factor /
+        powerNormEstimate(map_, options_.power_iterations,
+                          [this](const Vector& v, Vector& Av) { applyScaled(v, Av); });
   }
   double alpha_bar = first_alpha_bar_;
   for (int attempt = 0;; ++attempt) {
     projectedStepFrom(alpha_bar, active_only);
     freshGradient();
-    const auto delta = change();
+    const auto delta = quadraticChange(y, y_from, g, g_from);
     if (delta[0] <= 1e-12 * delta[1] || attempt >= kMaxStepHalvings) break;
     alpha_bar *= 0.5;
   }

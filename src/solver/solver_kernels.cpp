@@ -332,6 +332,47 @@ TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Ve
              : trialStepSums<false>(x, px, py, pAx, pAy, nullptr, pb, pz, reproducible);
 }
 
+std::array<double, 2> quadraticChange(const Vector& x, const Vector& x_from, const Vector& g,
+                                      const Vector& g_from) {
+  const double* px = readOnly(x);
+  const double* pf = readOnly(x_from);
+  const double* pg = readOnly(g);
+  const double* pgf = readOnly(g_from);
+  const Index n = localLength(x);
+  double change = 0.0, scale = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : change, scale)
+  for (Index i = 0; i < n; ++i) {
+    const double s = px[i] - pf[i];
+    change += 0.5 * s * (pg[i] + pgf[i]);
+    scale += std::abs(s) * (std::abs(pg[i]) + std::abs(pgf[i]));
+  }
+  return globalSums<2>(x, {change, scale});
+}
+
+double powerNormEstimate(const RCP<const Map>& map, int iterations,
+                         const std::function<void(const Vector&, Vector&)>& apply) {
+  Vector v(map, false), Av(map, false);
+  {
+    double* pv = v.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
+    const auto n = static_cast<Index>(map->getNodeNumElements());
+    for (Index i = 0; i < n; ++i) {
+      const auto gid = static_cast<double>(map->getGlobalElement(static_cast<LocalOrdinal>(i)));
+      pv[i] = 1.0 + 0.5 * std::sin(1.0 + 0.7 * gid);
+    }
+  }
+  const double norm = v.norm2();
+  if (!(norm > 0.0)) return 1.0;
+  v.scale(1.0 / norm);
+  double estimate = 0.0;
+  for (int it = 0; it < iterations; ++it) {
+    apply(v, Av);
+    estimate = Av.norm2();
+    if (!(estimate > 0.0) || !std::isfinite(estimate)) break;
+    v.update(1.0 / estimate, Av, 0.0);
+  }
+  return estimate > 0.0 && std::isfinite(estimate) ? estimate : 1.0;
+}
+
 std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
   const double* ps = readOnly(s);
   const double* py = readOnly(y);

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -111,6 +112,20 @@ struct TrialStep {
 TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
                     const double* inverse_scale, const Vector* b, const Vector& z,
                     bool reproducible = false);
+
+/// For a quadratic q with gradient g: q(x) - q(x_from) =
+/// (x - x_from).(g(x_from) + g(x)) / 2 (exact), and a bound on its rounding's
+/// scale, sum |x - x_from| (|g| + |g_from|); global sums in one reduction
+/// (the decrease checks of kucera and mprgp).
+std::array<double, 2> quadraticChange(const Vector& x, const Vector& x_from, const Vector& g,
+                                      const Vector& g_from);
+
+/// ||A v|| for the unit vector v after `iterations` power steps, apply(v, Av)
+/// applying A: a lower bound of ||A|| (1 when the iteration breaks down).
+/// The start vector depends on global indices only, so the estimate does not
+/// depend on the number of ranks.
+double powerNormEstimate(const RCP<const Map>& map, int iterations,
+                         const std::function<void(const Vector&, Vector&)>& apply);
 
 /// Global sums (s.s, s.y, y.y), summed reproducibly: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);
