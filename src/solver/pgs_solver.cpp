@@ -49,129 +49,192 @@ namespace {
 
 using Index = long long;
 
+/// The options of pgs (see the header).
+struct PgsOptions {
+  double omega;
+  int check_every;
+  bool split_mass;
+  bool metric;
+};
+
 class PgsSolver final : public Solver {
  public:
   explicit PgsSolver(SolverSettings settings)
       : settings_(std::move(settings)),
-        omega_(solverOption(settings_, "omega")),
-        check_every_(std::max(1, static_cast<int>(solverOption(settings_, "check_every")))),
-        split_mass_(solverOption(settings_, "split_mass") != 0.0),
-        metric_(solverOption(settings_, "metric") != 0.0) {}
+        options_{solverOption(settings_, "omega"),
+                 std::max(1, static_cast<int>(solverOption(settings_, "check_every"))),
+                 solverOption(settings_, "split_mass") != 0.0,
+                 solverOption(settings_, "metric") != 0.0} {}
   std::string name() const override { return "pgs"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
  private:
   SolverSettings settings_;
-  double omega_;
-  int check_every_;
-  bool split_mass_;
-  bool metric_;
+  PgsOptions options_;
 };
 
-SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
-  checkLayout(qp, gamma, "pgs");
-  RowSweep sweep(qp, gamma, "pgs", split_mass_);
-  const FactoredOperator& F = sweep.factored();
-  const Index n_rows = sweep.localRows();
-  const double tol = scaledTolerance(settings_.tolerance);
-  const int block = qp.cones.blockSize();
-  const bool blocks = block > 1;  // friction: contact-wise updates
+/// The state of one solve: the row machinery (du, residual rows, scatter),
+/// the step per row, the diagonal metric (metric 1 with friction), the
+/// gradient for the residual checks and the best iterate so far.
+class PgsRun {
+ public:
+  PgsRun(const QuadraticProgram& qp, Vector& gamma, const PgsOptions& options)
+      : qp_(qp),
+        gamma_(gamma),
+        omega_(options.omega),
+        sweep_(qp, gamma, "pgs", options.split_mass),
+        n_rows_(sweep_.localRows()),
+        block_(qp.cones.blockSize()),
+        blocks_(block_ > 1),
+        contacts_(static_cast<Index>(qp.cones.localContacts())),
+        metric_step_(blocks_ && options.metric),
+        step_(rowDiagonals(sweep_.rows(), n_rows_, sweep_.factored(), sweep_.split())),
+        metric_(metric_step_ ? diagonalMetric(qp.cones, step_, *qp.b) : DiagonalMetric{}),
+        gradient_(gamma.getMap(), false),
+        best_(gamma.getMap(), false),
+        b_(readOnly(*qp.b)) {
+    stepsFromDiagonals();
+  }
 
-  // Step per row: omega / d_ii, or per contact either omega / mean(d) over its
-  // rows (metric 0) or the diagonal metric P of diagonal_metric.hpp (metric 1:
-  // omega / p per row group, the projection onto K taken in P; for a sphere
-  // contact, whose 3x3 block of A is diagonal, this is the exact minimiser of
-  // the contact's subproblem).
-  std::vector<double> step = rowDiagonals(sweep.rows(), n_rows, F, sweep.split());
-  const Index contacts = static_cast<Index>(qp.cones.localContacts());
-  const bool metric_step = blocks && metric_;
-  const DiagonalMetric metric =
-      metric_step ? diagonalMetric(qp.cones, step, *qp.b) : DiagonalMetric{};
+  bool converged(double tol, double* du, const double* g);
+  void sweep(double* du, double* g);
+  double* velocities() { return sweep_.velocities(gamma_); }
+  const Vector& best() const { return best_; }
+
+ private:
+  void stepsFromDiagonals();
+  void contactSweep(double* du, double* g);
+  void rowSweep(double* du, double* g);
+  void projectContact(Index c, double* z) const;
+  void setRow(Index i, double z, double* du, double* g) const;
+
+  const QuadraticProgram& qp_;
+  Vector& gamma_;
+  const double omega_;
+  RowSweep sweep_;
+  const Index n_rows_;
+  const int block_;
+  const bool blocks_;  ///< friction: contact-wise updates
+  const Index contacts_;
+  const bool metric_step_;
+  std::vector<double> step_;
+  const DiagonalMetric metric_;
+  Vector gradient_, best_;
+  const double* b_;
+  double best_residual_ = -1.0;
+};
+
+// Step per row: omega / d_ii, or per contact either omega / mean(d) over its
+// rows (metric 0) or the diagonal metric P of diagonal_metric.hpp (metric 1:
+// omega / p per row group, the projection onto K taken in P; for a sphere
+// contact, whose 3x3 block of A is diagonal, this is the exact minimiser of
+// the contact's subproblem). step_ holds the diagonals d_ii on entry.
+void PgsRun::stepsFromDiagonals() {
 #pragma omp parallel for schedule(static)
-  for (Index c = 0; c < contacts; ++c) {
-    if (metric_step) {
-      for (int k = 0; k < block; ++k) {
-        const std::size_t i = static_cast<std::size_t>(block * c + k);
-        step[i] = omega_ * metric.scale[i] * metric.scale[i];
+  for (Index c = 0; c < contacts_; ++c) {
+    if (metric_step_) {
+      for (int k = 0; k < block_; ++k) {
+        const std::size_t i = static_cast<std::size_t>(block_ * c + k);
+        step_[i] = omega_ * metric_.scale[i] * metric_.scale[i];
       }
-    } else if (blocks) {
-      double* d = step.data() + block * c;
+    } else if (blocks_) {
+      double* d = step_.data() + block_ * c;
       double sum = 0.0;
-      for (int k = 0; k < block; ++k) sum += d[k];
-      const double mean = sum / block;
+      for (int k = 0; k < block_; ++k) sum += d[k];
+      const double mean = sum / block_;
       const double h = mean > 0.0 ? omega_ / mean : 0.0;
-      for (int k = 0; k < block; ++k) d[k] = h;
+      for (int k = 0; k < block_; ++k) d[k] = h;
     } else {
-      double& d = step[static_cast<std::size_t>(c)];
+      double& d = step_[static_cast<std::size_t>(c)];
       d = d > 0.0 ? omega_ / d : 0.0;  // a zero row of A cannot be updated
     }
   }
+}
 
-  // Work vectors, allocated once per solve.
-  Vector gradient(gamma.getMap(), false);
-  Vector best(gamma.getMap(), false);
-  const double* b = qp.b->getLocalViewHost(Tpetra::Access::ReadOnly).data();
+// The natural residual at the start of a sweep (du is the global one, so the
+// gradient costs one local pass); keeps the best iterate so far.
+bool PgsRun::converged(double tol, double* du, const double* g) {
+  sweep_.gradient(du, g, b_, gradient_);
+  const double residual = naturalResidual(qp_.cones, gamma_, gradient_, nullptr);
+  if (best_residual_ < 0.0 || residual < best_residual_) {
+    best_residual_ = residual;
+    Tpetra::deep_copy(best_, gamma_);
+  }
+  return residual <= tol;
+}
 
+// One Gauss-Seidel sweep over this rank's rows (sequential by nature).
+void PgsRun::sweep(double* du, double* g) {
+  if (blocks_) {
+    contactSweep(du, g);
+  } else {
+    rowSweep(du, g);
+  }
+}
+
+// Friction: the rows of a contact stepped together, then projected onto its
+// cone (Alg. 2.2; the exact cone instead of the box clamp of eq. 36).
+void PgsRun::contactSweep(double* du, double* g) {
+  for (Index c = 0; c < contacts_; ++c) {
+    const Index i0 = block_ * c;
+    double z[kMaxBlockSize];
+    for (int k = 0; k < block_; ++k) {
+      const Index i = i0 + k;
+      const double r = sweep_.residual(i, du, g, b_);
+      z[k] = g[i] - step_[static_cast<std::size_t>(i)] * r;
+    }
+    projectContact(c, z);
+    for (int k = 0; k < block_; ++k) setRow(i0 + k, z[k], du, g);
+  }
+}
+
+// Frictionless: gamma_i <- max(0, gamma_i - omega r_i / d_ii) (Alg. 2.1 lines 10-12).
+void PgsRun::rowSweep(double* du, double* g) {
+  for (Index i = 0; i < n_rows_; ++i) {
+    const double r = sweep_.residual(i, du, g, b_);
+    setRow(i, std::max(0.0, g[i] - step_[static_cast<std::size_t>(i)] * r), du, g);
+  }
+}
+
+// z <- Pi_K(z), in the metric P with metric 1.
+void PgsRun::projectContact(Index c, double* z) const {
+  if (metric_step_) {
+    // Pi^P_K(z) = S Pi_{S^-1 K}(S^-1 z)
+    const double* sc = metric_.scale.data() + block_ * c;
+    const double* inv = metric_.inverse.data() + block_ * c;
+    for (int k = 0; k < block_; ++k) z[k] *= inv[k];
+    metric_.cones.projectContact(static_cast<std::size_t>(c), z);
+    for (int k = 0; k < block_; ++k) z[k] *= sc[k];
+  } else {
+    qp_.cones.projectContact(static_cast<std::size_t>(c), z);
+  }
+}
+
+// gamma_i <- z and du_b <- du_b + W_b (D^T_ib)^T dgamma_i (Alg. 2.1 lines 13-15).
+void PgsRun::setRow(Index i, double z, double* du, double* g) const {
+  const double dg = z - g[i];
+  g[i] = z;
+  if (dg != 0.0) sweep_.scatter(i, dg, du);
+}
+
+SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+  checkLayout(qp, gamma, "pgs");
+  PgsRun run(qp, gamma, options_);
+  const double tol = scaledTolerance(settings_.tolerance);
   qp.cones.project(gamma);  // warm start onto K
-  double best_residual = -1.0;
   int sweeps = 0;
   for (;;) {
     // Global du = W D gamma on the column map (Jacobi between ranks).
-    double* du = sweep.velocities(gamma);
+    double* du = run.velocities();
     double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-
     const bool last = sweeps >= settings_.max_iterations;
-    if (last || sweeps % check_every_ == 0) {
-      sweep.gradient(du, g, b, gradient);
-      const double residual = naturalResidual(qp.cones, gamma, gradient, nullptr);
-      if (best_residual < 0.0 || residual < best_residual) {
-        best_residual = residual;
-        Tpetra::deep_copy(best, gamma);
-      }
-      if (residual <= tol) break;
-    }
+    if ((last || sweeps % options_.check_every == 0) && run.converged(tol, du, g)) break;
     if (last) break;
-
-    // One Gauss-Seidel sweep over this rank's rows (sequential by nature).
-    if (blocks) {
-      for (Index c = 0; c < contacts; ++c) {
-        const Index i0 = block * c;
-        double z[kMaxBlockSize];
-        for (int k = 0; k < block; ++k) {
-          const Index i = i0 + k;
-          const double r = sweep.residual(i, du, g, b);
-          z[k] = g[i] - step[static_cast<std::size_t>(i)] * r;
-        }
-        if (metric_step) {
-          // Pi^P_K(z) = S Pi_{S^-1 K}(S^-1 z)
-          const double* sc = metric.scale.data() + i0;
-          const double* inv = metric.inverse.data() + i0;
-          for (int k = 0; k < block; ++k) z[k] *= inv[k];
-          metric.cones.projectContact(static_cast<std::size_t>(c), z);
-          for (int k = 0; k < block; ++k) z[k] *= sc[k];
-        } else {
-          qp.cones.projectContact(static_cast<std::size_t>(c), z);
-        }
-        for (int k = 0; k < block; ++k) {
-          const Index i = i0 + k;
-          const double dg = z[k] - g[i];
-          g[i] = z[k];
-          if (dg != 0.0) sweep.scatter(i, dg, du);
-        }
-      }
-    } else {
-      for (Index i = 0; i < n_rows; ++i) {
-        const double r = sweep.residual(i, du, g, b);
-        const double z = std::max(0.0, g[i] - step[static_cast<std::size_t>(i)] * r);
-        const double dg = z - g[i];
-        g[i] = z;
-        if (dg != 0.0) sweep.scatter(i, dg, du);
-      }
-    }
+    run.sweep(du, g);
     ++sweeps;
     observe(sweeps, gamma);
   }
-  return finishReport(name(), qp, best, gamma, sweeps, sweeps, tol);
+  return finishReport(name(), qp, run.best(), gamma, sweeps, sweeps, tol);
 }
 
 }  // namespace
