@@ -52,125 +52,188 @@ namespace grains::solver_detail {
 namespace {
 
 using Index = long long;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The options of ngs (see the header).
+struct NgsOptions {
+  double omega;
+  int check_every;
+  bool split_mass;
+  int newton_iterations;
+};
 
 class NgsSolver final : public Solver {
  public:
   explicit NgsSolver(SolverSettings settings)
       : settings_(std::move(settings)),
-        omega_(solverOption(settings_, "omega")),
-        check_every_(std::max(1, static_cast<int>(solverOption(settings_, "check_every")))),
-        split_mass_(solverOption(settings_, "split_mass") != 0.0),
-        newton_iterations_(static_cast<int>(solverOption(settings_, "newton_iterations"))) {}
+        options_{solverOption(settings_, "omega"),
+                 std::max(1, static_cast<int>(solverOption(settings_, "check_every"))),
+                 solverOption(settings_, "split_mass") != 0.0,
+                 static_cast<int>(solverOption(settings_, "newton_iterations"))} {}
   std::string name() const override { return "ngs"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
  private:
   SolverSettings settings_;
-  double omega_;
-  int check_every_;
-  bool split_mass_;
-  int newton_iterations_;
+  NgsOptions options_;
 };
 
-SolveReport NgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
-  checkLayout(qp, gamma, "ngs");
-  RowSweep sweep(qp, gamma, "ngs", split_mass_);
-  const FrictionModel model = qp.cones.model;
-  const bool friction = qp.cones.blockSize() == 3;
-  // Coulomb / pyramid: continuous bound adaptation r = mu * g_n; measured as
-  // the quasi-variational cylinder / box problem (bounds from the iterate).
-  const bool adapt = model == FrictionModel::Coulomb || model == FrictionModel::Pyramid;
-  const bool disc = model == FrictionModel::Coulomb || model == FrictionModel::Cylinder;
+/// The problem whose residual is reported: qp itself, or for Coulomb / pyramid
+/// (continuous bound adaptation r = mu * g_n) the quasi-variational cylinder /
+/// box problem (bounds from the iterate).
+QuadraticProgram measuredProblem(const QuadraticProgram& qp, bool adapt, bool disc) {
   QuadraticProgram measured = qp;
   if (adapt) {
     measured.cones.model = disc ? FrictionModel::Cylinder : FrictionModel::Box;
     measured.cones.normal_bound.clear();
   }
-  const ConeSet& cones = qp.cones;
-  const double tol = scaledTolerance(settings_.tolerance);
-  const Index n_rows = sweep.localRows();
-  const Index contacts = static_cast<Index>(cones.localContacts());
+  return measured;
+}
 
-  // Frictionless: the row diagonals; friction: the contacts' 3x3 blocks (with
-  // the mass-splitting factors, consistent with the sweep's du updates).
-  std::vector<double> diagonal;
-  std::vector<Eigen::Matrix3d> blocks;
-  if (friction) {
-    blocks = contactBlocks(sweep.rows(), contacts, sweep.factored(), sweep.split());
-  } else {
-    diagonal = rowDiagonals(sweep.rows(), n_rows, sweep.factored(), sweep.split());
+/// The state of one solve: the row machinery (du, residual rows, scatter),
+/// the friction model's flags, the row diagonals (frictionless) or contact
+/// blocks (friction), the gradient for the residual checks and the best
+/// iterate so far.
+class NgsRun {
+ public:
+  NgsRun(const QuadraticProgram& qp, Vector& gamma, const NgsOptions& options)
+      : cones_(qp.cones),
+        gamma_(gamma),
+        omega_(options.omega),
+        newton_iterations_(options.newton_iterations),
+        sweep_(qp, gamma, "ngs", options.split_mass),
+        friction_(qp.cones.blockSize() == 3),
+        adapt_(qp.cones.model == FrictionModel::Coulomb ||
+               qp.cones.model == FrictionModel::Pyramid),
+        disc_(qp.cones.model == FrictionModel::Coulomb ||
+              qp.cones.model == FrictionModel::Cylinder),
+        measured_(measuredProblem(qp, adapt_, disc_)),
+        n_rows_(sweep_.localRows()),
+        contacts_(static_cast<Index>(qp.cones.localContacts())),
+        gradient_(gamma.getMap(), false),
+        best_(gamma.getMap(), false),
+        b_(readOnly(*qp.b)) {
+    // Frictionless: the row diagonals; friction: the contacts' 3x3 blocks (with
+    // the mass-splitting factors, consistent with the sweep's du updates).
+    if (friction_) {
+      blocks_ = contactBlocks(sweep_.rows(), contacts_, sweep_.factored(), sweep_.split());
+    } else {
+      diagonal_ = rowDiagonals(sweep_.rows(), n_rows_, sweep_.factored(), sweep_.split());
+    }
   }
 
-  Vector gradient(gamma.getMap(), false);
-  Vector best(gamma.getMap(), false);
-  const double* b = qp.b->getLocalViewHost(Tpetra::Access::ReadOnly).data();
-  const double omega = omega_;
+  bool converged(double tol, double* du, const double* g);
+  void sweep(double* du, double* g) const;
+  double* velocities() { return sweep_.velocities(gamma_); }
+  const QuadraticProgram& measured() const { return measured_; }
+  const Vector& best() const { return best_; }
 
-  // Scalar projected update of row i with diagonal d onto [lo, hi] (§3.1).
-  auto scalarUpdate = [&](Index i, double d, double lo, double hi, double* du, double* g) {
-    double z = g[i];
-    if (d > 0.0) z -= omega * sweep.residual(i, du, g, b) / d;  // a zero row cannot move
-    z = std::clamp(z, lo, hi);
-    const double dg = z - g[i];
-    g[i] = z;
-    if (dg != 0.0) sweep.scatter(i, dg, du);
-  };
-  const double inf = std::numeric_limits<double>::infinity();
+ private:
+  void contactUpdate(Index c, double* du, double* g) const;
+  void discUpdate(Index i0, const Eigen::Matrix3d& M, double radius, double* du, double* g) const;
+  void scalarUpdate(Index i, double d, double lo, double hi, double* du, double* g) const;
+  void setRow(Index i, double z, double* du, double* g) const;
 
-  cones.project(gamma);  // warm start onto K
-  double best_residual = -1.0;
+  const ConeSet& cones_;
+  Vector& gamma_;
+  const double omega_;
+  const int newton_iterations_;
+  RowSweep sweep_;
+  const bool friction_;
+  const bool adapt_;  ///< Coulomb / pyramid: continuous bound adaptation r = mu * g_n
+  const bool disc_;   ///< disc models (coulomb, cylinder): eq. 14 for the tangential pair
+  const QuadraticProgram measured_;
+  const Index n_rows_;
+  const Index contacts_;
+  std::vector<double> diagonal_;
+  std::vector<Eigen::Matrix3d> blocks_;
+  Vector gradient_, best_;
+  const double* b_;
+  double best_residual_ = -1.0;
+};
+
+// The natural residual of the measured problem at the start of a sweep (du
+// is the global one); keeps the best iterate so far.
+bool NgsRun::converged(double tol, double* du, const double* g) {
+  sweep_.gradient(du, g, b_, gradient_);
+  const double residual = naturalResidual(measured_.cones, gamma_, gradient_, nullptr);
+  if (best_residual_ < 0.0 || residual < best_residual_) {
+    best_residual_ = residual;
+    Tpetra::deep_copy(best_, gamma_);
+  }
+  return residual <= tol;
+}
+
+// One sweep over this rank's rows or contacts, in order (sequential by nature).
+void NgsRun::sweep(double* du, double* g) const {
+  if (!friction_) {
+    for (Index i = 0; i < n_rows_; ++i)
+      scalarUpdate(i, diagonal_[static_cast<std::size_t>(i)], 0.0, kInf, du, g);
+  } else {
+    for (Index c = 0; c < contacts_; ++c) contactUpdate(c, du, g);
+  }
+}
+
+// Contact c: the normal row first, then the tangential pair within the
+// radius that the (possibly just updated) normal gives.
+void NgsRun::contactUpdate(Index c, double* du, double* g) const {
+  const std::size_t cs = static_cast<std::size_t>(c);
+  const Eigen::Matrix3d& M = blocks_[cs];
+  const Index i0 = 3 * c;
+  scalarUpdate(i0, M(0, 0), 0.0, kInf, du, g);  // normal component
+  const double radius = cones_.mu[cs] * (adapt_ ? g[i0] : cones_.normal_bound[cs]);
+  if (disc_) {
+    discUpdate(i0, M, radius, du, g);
+  } else {
+    for (int k = 1; k < 3; ++k) scalarUpdate(i0 + k, M(k, k), -radius, radius, du, g);
+  }
+}
+
+// Eq. 14 for the tangential pair, the rest of gamma fixed, then
+// g_t <- Pi_disc(g_t + omega (x* - g_t)).
+void NgsRun::discUpdate(Index i0, const Eigen::Matrix3d& M, double radius, double* du,
+                        double* g) const {
+  const Eigen::Matrix2d Att = M.bottomRightCorner<2, 2>();
+  const Eigen::Vector2d gt(g[i0 + 1], g[i0 + 2]);
+  const Eigen::Vector2d rt(sweep_.residual(i0 + 1, du, g, b_), sweep_.residual(i0 + 2, du, g, b_));
+  const DiscSolution s = solveDiscProblem(Att, rt - Att * gt, radius, newton_iterations_);
+  Eigen::Vector2d z = gt + omega_ * (s.x - gt);
+  const double length = z.norm();
+  if (length > radius) z *= radius > 0.0 ? radius / length : 0.0;
+  for (int k = 0; k < 2; ++k) setRow(i0 + 1 + k, z[k], du, g);
+}
+
+// Scalar projected update of row i with diagonal d onto [lo, hi] (§3.1).
+void NgsRun::scalarUpdate(Index i, double d, double lo, double hi, double* du, double* g) const {
+  double z = g[i];
+  if (d > 0.0) z -= omega_ * sweep_.residual(i, du, g, b_) / d;  // a zero row cannot move
+  setRow(i, std::clamp(z, lo, hi), du, g);
+}
+
+// gamma_i <- z, and du follows the change (the sweep's own update).
+void NgsRun::setRow(Index i, double z, double* du, double* g) const {
+  const double dg = z - g[i];
+  g[i] = z;
+  if (dg != 0.0) sweep_.scatter(i, dg, du);
+}
+
+SolveReport NgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+  checkLayout(qp, gamma, "ngs");
+  NgsRun run(qp, gamma, options_);
+  const double tol = scaledTolerance(settings_.tolerance);
+  qp.cones.project(gamma);  // warm start onto K
   int sweeps = 0;
   for (;;) {
-    double* du = sweep.velocities(gamma);  // global du = W D gamma (Jacobi between ranks)
+    double* du = run.velocities();  // global du = W D gamma (Jacobi between ranks)
     double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-
     const bool last = sweeps >= settings_.max_iterations;
-    if (last || sweeps % check_every_ == 0) {
-      sweep.gradient(du, g, b, gradient);
-      const double residual = naturalResidual(measured.cones, gamma, gradient, nullptr);
-      if (best_residual < 0.0 || residual < best_residual) {
-        best_residual = residual;
-        Tpetra::deep_copy(best, gamma);
-      }
-      if (residual <= tol) break;
-    }
+    if ((last || sweeps % options_.check_every == 0) && run.converged(tol, du, g)) break;
     if (last) break;
-
-    if (!friction) {
-      for (Index i = 0; i < n_rows; ++i)
-        scalarUpdate(i, diagonal[static_cast<std::size_t>(i)], 0.0, inf, du, g);
-    } else {
-      for (Index c = 0; c < contacts; ++c) {
-        const std::size_t cs = static_cast<std::size_t>(c);
-        const Eigen::Matrix3d& M = blocks[cs];
-        const Index i0 = 3 * c;
-        scalarUpdate(i0, M(0, 0), 0.0, inf, du, g);  // normal component
-        const double radius = cones.mu[cs] * (adapt ? g[i0] : cones.normal_bound[cs]);
-        if (disc) {
-          // Eq. 14 for the tangential pair, the rest of gamma fixed.
-          const Eigen::Matrix2d Att = M.bottomRightCorner<2, 2>();
-          const Eigen::Vector2d gt(g[i0 + 1], g[i0 + 2]);
-          const Eigen::Vector2d rt(sweep.residual(i0 + 1, du, g, b),
-                                   sweep.residual(i0 + 2, du, g, b));
-          const DiscSolution s = solveDiscProblem(Att, rt - Att * gt, radius, newton_iterations_);
-          Eigen::Vector2d z = gt + omega * (s.x - gt);
-          const double length = z.norm();
-          if (length > radius) z *= radius > 0.0 ? radius / length : 0.0;
-          for (int k = 0; k < 2; ++k) {
-            const Index i = i0 + 1 + k;
-            const double dg = z[k] - g[i];
-            g[i] = z[k];
-            if (dg != 0.0) sweep.scatter(i, dg, du);
-          }
-        } else {
-          for (int k = 1; k < 3; ++k) scalarUpdate(i0 + k, M(k, k), -radius, radius, du, g);
-        }
-      }
-    }
+    run.sweep(du, g);
     ++sweeps;
     observe(sweeps, gamma);
   }
-  return finishReport(name(), measured, best, gamma, sweeps, sweeps, tol);
+  return finishReport(name(), run.measured(), run.best(), gamma, sweeps, sweeps, tol);
 }
 
 }  // namespace
