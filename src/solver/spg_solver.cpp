@@ -67,23 +67,39 @@ namespace {
 
 using Index = long long;
 
+/// The options of P-SPG-FB (see the header).
+struct SpgOptions {
+  int n_gll;
+  double xi;
+  double sigma_min;
+  double sigma_max;
+  double alpha_min;
+  double alpha_max;
+  double tau_g;
+  bool preconditioned;
+  int max_backtracks;
+
+  /// Line 24: a = min(a_max, max(a_min, a)).
+  double clampAlpha(double a) const { return std::min(alpha_max, std::max(alpha_min, a)); }
+};
+
 class SpgSolver final : public Solver {
  public:
   explicit SpgSolver(SolverSettings settings)
       : settings_(std::move(settings)),
-        n_gll_(static_cast<int>(solverOption(settings_, "n_gll"))),
-        xi_(solverOption(settings_, "xi")),
-        sigma_min_(solverOption(settings_, "sigma_min")),
-        sigma_max_(solverOption(settings_, "sigma_max")),
-        alpha_min_(solverOption(settings_, "alpha_min")),
-        alpha_max_(solverOption(settings_, "alpha_max")),
-        tau_g_(solverOption(settings_, "tau_g")),
-        preconditioned_(solverOption(settings_, "preconditioned") != 0.0),
-        max_backtracks_(static_cast<int>(solverOption(settings_, "max_backtracks"))) {
-    if (!(sigma_min_ <= sigma_max_)) {
+        options_{static_cast<int>(solverOption(settings_, "n_gll")),
+                 solverOption(settings_, "xi"),
+                 solverOption(settings_, "sigma_min"),
+                 solverOption(settings_, "sigma_max"),
+                 solverOption(settings_, "alpha_min"),
+                 solverOption(settings_, "alpha_max"),
+                 solverOption(settings_, "tau_g"),
+                 solverOption(settings_, "preconditioned") != 0.0,
+                 static_cast<int>(solverOption(settings_, "max_backtracks"))} {
+    if (!(options_.sigma_min <= options_.sigma_max)) {
       throw std::invalid_argument("spg: sigma_min must not exceed sigma_max");
     }
-    if (!(alpha_min_ <= alpha_max_)) {
+    if (!(options_.alpha_min <= options_.alpha_max)) {
       throw std::invalid_argument("spg: alpha_min must not exceed alpha_max");
     }
   }
@@ -92,15 +108,7 @@ class SpgSolver final : public Solver {
 
  private:
   SolverSettings settings_;
-  int n_gll_;
-  double xi_;
-  double sigma_min_;
-  double sigma_max_;
-  double alpha_min_;
-  double alpha_max_;
-  double tau_g_;
-  bool preconditioned_;
-  int max_backtracks_;
+  SpgOptions options_;
 };
 
 /// P^-1 per local contact: the inverse of the average of the contact's diagonal
@@ -205,107 +213,203 @@ std::array<double, 3> directionDots(const std::vector<double>& inverse, int bloc
   return global;
 }
 
+/// The state of one solve: the iterate gamma and A gamma, the direction d and
+/// A d with their dots, P^-1 (and the identity for the unpreconditioned
+/// direction), the GLL memory, the fallback iterate, the spectral step a and
+/// the applications of A.
+class SpgRun {
+ public:
+  SpgRun(const QuadraticProgram& qp, Vector& gamma, const SpgOptions& options)
+      : qp_(qp),
+        b_(*qp.b),
+        gamma_(gamma),
+        options_(options),
+        block_(qp.cones.blockSize()),
+        Ax_(gamma.getMap(), false),
+        d_(gamma.getMap(), false),
+        Ad_(gamma.getMap(), false),
+        fallback_(gamma.getMap(), false) {}
+
+  double start();
+  void prepare(double residual);
+  bool iterate();
+  void keepFallback();
+  double residual() const { return naturalResidual(qp_.cones, gamma_, Ax_, &b_); }
+  void spectralStep(int j, bool accepted);
+  const Vector& fallback() const { return fallback_; }
+  int applies() const { return applies_; }
+
+ private:
+  /// A trial of the line search: lambda, q(gamma + lambda d) - q(gamma), accepted.
+  struct Trial {
+    double lambda;
+    double increase;
+    bool accepted;
+  };
+
+  double descentDirection();
+  Trial lineSearch(double dg, double dAd) const;
+  double interpolatedLambda(double lambda, double increase, double dg) const;
+  void advance(const Trial& trial);
+
+  const QuadraticProgram& qp_;
+  const Vector& b_;
+  Vector& gamma_;
+  const SpgOptions& options_;
+  const int block_;
+  Vector Ax_, d_, Ad_, fallback_;
+  std::vector<double> inverse_;
+  std::vector<double> identity_;
+  std::array<double, 3> dots_{};  ///< <d, A d>, <d, P d>, <A d, P^-1 A d>
+  std::deque<double> history_;
+  double best_w_ = 0.0;
+  double alpha_0_ = 0.0;
+  double alpha_ = 0.0;
+  int applies_ = 0;
+};
+
+// Lines 1-2 on the projected warm start: A gamma and its natural residual.
+double SpgRun::start() {
+  qp_.A->apply(gamma_, Ax_);
+  applies_ = 1;
+  return naturalResidual(qp_.cones, gamma_, Ax_, &b_);
+}
+
+// Before the first iteration: P^-1, the GLL memory, the fallback with the
+// eq. 24 value of the warm start, and a_0 (see the header).
+void SpgRun::prepare(double residual) {
+  inverse_ = inversePreconditioner(qp_, gamma_, options_.preconditioned);
+  identity_.assign(qp_.cones.localContacts(), 1.0);
+  // GLL memory as differences q(gamma^(j-i)) - q(gamma^(j)), i = 0..min(j, N_GLL),
+  // updated with the exact increments along d (see the header).
+  history_.assign(1, 0.0);
+  best_w_ = fallbackResidual(qp_.cones, options_.tau_g, gamma_, Ax_, b_);
+  Tpetra::deep_copy(fallback_, gamma_);
+  alpha_0_ = options_.preconditioned
+                 ? 1.0
+                 : (residual > 0.0 && std::isfinite(residual) ? 1.0 / residual : 1.0);
+  alpha_ = options_.clampAlpha(alpha_0_);
+}
+
+// Lines 4-18: direction, A d, line search and step; returns whether a trial
+// was accepted (gamma moved).
+bool SpgRun::iterate() {
+  const double dg = descentDirection();
+  qp_.A->apply(d_, Ad_);
+  ++applies_;
+  dots_ = directionDots(inverse_, block_, d_, Ad_);
+  const Trial trial = lineSearch(dg, dots_[0]);
+  advance(trial);
+  return trial.accepted;
+}
+
+// Lines 4-7: preconditioned projected direction, unpreconditioned if not
+// descent; returns <d, g>.
+double SpgRun::descentDirection() {
+  double dg = projectedDirection(qp_.cones, inverse_, alpha_, gamma_, Ax_, b_, d_);
+  if (dg >= 0.0 && options_.preconditioned) {
+    dg = projectedDirection(qp_.cones, identity_, alpha_, gamma_, Ax_, b_, d_);
+  }
+  return dg;
+}
+
+// Lines 8-16: GLL line search on the exact quadratic along d.
+// Line 13 as q(gamma + lambda d) - q(gamma) <= max_i [q(gamma^(j-i)) - q(gamma)] + xi lambda
+// <d, g>.
+SpgRun::Trial SpgRun::lineSearch(double dg, double dAd) const {
+  const double above = *std::max_element(history_.begin(), history_.end());
+  Trial trial{1.0, 0.0, false};
+  if (!(dg < 0.0)) {
+    // Not a descent direction even without P: in exact arithmetic only at a
+    // stationary point (d = 0); here <d, g> is rounding noise. Take the plain
+    // projected-gradient step (whose fixed points are the solutions).
+    trial.increase = dg + 0.5 * dAd;
+    trial.accepted = true;
+    return trial;
+  }
+  for (int k = 0; k <= options_.max_backtracks; ++k) {
+    trial.increase = trial.lambda * dg + 0.5 * trial.lambda * trial.lambda * dAd;
+    if (trial.increase <= above + options_.xi * trial.lambda * dg) {
+      trial.accepted = true;
+      break;
+    }
+    trial.lambda = interpolatedLambda(trial.lambda, trial.increase, dg);
+  }
+  return trial;
+}
+
+// Minimiser of the quadratic through q(0), q'(0) = dg and q(lambda), clipped.
+double SpgRun::interpolatedLambda(double lambda, double increase, double dg) const {
+  const double curvature = increase - lambda * dg;  // = lambda^2 dAd / 2 > 0 here
+  double lambda_new = curvature > 0.0 ? -dg * lambda * lambda / (2.0 * curvature) : 0.0;
+  if (!std::isfinite(lambda_new)) lambda_new = options_.sigma_min * lambda;
+  return std::min(options_.sigma_max * lambda, std::max(options_.sigma_min * lambda, lambda_new));
+}
+
+// Lines 10-11, 17-18: gamma += lambda d, A gamma += lambda A d (s = lambda d,
+// y = lambda A d); the GLL memory moves its reference to the new iterate and
+// keeps N_GLL + 1 entries.
+void SpgRun::advance(const Trial& trial) {
+  if (trial.accepted) {
+    gamma_.update(trial.lambda, d_, 1.0);
+    Ax_.update(trial.lambda, Ad_, 1.0);
+    for (double& h : history_) h -= trial.increase;
+  }
+  history_.push_back(0.0);
+  while (static_cast<int>(history_.size()) > options_.n_gll + 1) history_.pop_front();
+}
+
+// Lines 25-26: the fallback iterate (eq. 24).
+void SpgRun::keepFallback() {
+  const double w = fallbackResidual(qp_.cones, options_.tau_g, gamma_, Ax_, b_);
+  if (w <= best_w_) {
+    best_w_ = w;
+    Tpetra::deep_copy(fallback_, gamma_);
+  }
+}
+
+// Lines 19-24: spectral step, BB1 (eq. 22) on odd j, BB2 (eq. 23) on even j.
+// With s = lambda d and y = lambda A d the quotients do not depend on lambda.
+void SpgRun::spectralStep(int j, bool accepted) {
+  const auto [dAd, dPd, yPy] = dots_;
+  if (!accepted) {  // no trial accepted (non-finite values): restart the spectral step
+    alpha_ = options_.clampAlpha(alpha_0_);
+  } else if (!(dAd > 0.0)) {
+    alpha_ = options_.alpha_max;
+  } else {
+    const double next = (j % 2 == 1) ? dPd / dAd : dAd / yPy;
+    alpha_ = std::isfinite(next) ? options_.clampAlpha(next) : options_.alpha_max;
+  }
+}
+
 SolveReport SpgSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "spg");
   const double tol = scaledTolerance(settings_.tolerance);
-  const Vector& b = *qp.b;
-  const auto map = gamma.getMap();
-  const int block = qp.cones.blockSize();
-  Vector Ax(map, false), d(map, false), Ad(map, false), fallback(map, false);
+  SpgRun run(qp, gamma, options_);
 
   // Line 1-2: project the warm start, gradient and objective.
   qp.cones.project(gamma);
-  qp.A->apply(gamma, Ax);
-  int applies = 1;
-  double residual = naturalResidual(qp.cones, gamma, Ax, &b);
+  double residual = run.start();
   int iterations = 0;
   if (residual <= tol || settings_.max_iterations <= 0) {
-    return finishReport(name(), qp, gamma, gamma, iterations, applies, tol);
+    return finishReport(name(), qp, gamma, gamma, iterations, run.applies(), tol);
   }
-  const std::vector<double> inverse = inversePreconditioner(qp, gamma, preconditioned_);
-  const std::vector<double> identity(qp.cones.localContacts(), 1.0);
-  // GLL memory as differences q(gamma^(j-i)) - q(gamma^(j)), i = 0..min(j, N_GLL),
-  // updated with the exact increments along d (see the header).
-  std::deque<double> history{0.0};
-  double best_w = fallbackResidual(qp.cones, tau_g_, gamma, Ax, b);
-  Tpetra::deep_copy(fallback, gamma);
-
-  const double alpha_0 =
-      preconditioned_ ? 1.0 : (residual > 0.0 && std::isfinite(residual) ? 1.0 / residual : 1.0);
-  double alpha = std::min(alpha_max_, std::max(alpha_min_, alpha_0));
+  run.prepare(residual);
   bool converged = false;
   for (int j = 0; iterations < settings_.max_iterations; ++j) {
     ++iterations;
-    // Lines 4-7: preconditioned projected direction, unpreconditioned if not descent.
-    double dg = projectedDirection(qp.cones, inverse, alpha, gamma, Ax, b, d);
-    if (dg >= 0.0 && preconditioned_) {
-      dg = projectedDirection(qp.cones, identity, alpha, gamma, Ax, b, d);
-    }
-    qp.A->apply(d, Ad);
-    ++applies;
-    const auto [dAd, dPd, yPy] = directionDots(inverse, block, d, Ad);
-
-    // Lines 8-16: GLL line search on the exact quadratic along d.
-    // Line 13 as q(gamma + lambda d) - q(gamma) <= max_i [q(gamma^(j-i)) - q(gamma)] + xi lambda
-    // <d, g>.
-    const double above = *std::max_element(history.begin(), history.end());
-    double lambda = 1.0;
-    double increase = 0.0;
-    bool accepted = false;
-    if (!(dg < 0.0)) {
-      // Not a descent direction even without P: in exact arithmetic only at a
-      // stationary point (d = 0); here <d, g> is rounding noise. Take the plain
-      // projected-gradient step (whose fixed points are the solutions).
-      increase = dg + 0.5 * dAd;
-      accepted = true;
-    }
-    for (int trial = 0; !accepted && trial <= max_backtracks_; ++trial) {
-      increase = lambda * dg + 0.5 * lambda * lambda * dAd;
-      if (increase <= above + xi_ * lambda * dg) {
-        accepted = true;
-        break;
-      }
-      // Minimiser of the quadratic through q(0), q'(0) = dg and q(lambda), clipped.
-      const double curvature = increase - lambda * dg;  // = lambda^2 dAd / 2 > 0 here
-      double lambda_new = curvature > 0.0 ? -dg * lambda * lambda / (2.0 * curvature) : 0.0;
-      if (!std::isfinite(lambda_new)) lambda_new = sigma_min_ * lambda;
-      lambda = std::min(sigma_max_ * lambda, std::max(sigma_min_ * lambda, lambda_new));
-    }
-    if (accepted) {
-      // Lines 10-11, 17-18: gamma += lambda d, A gamma += lambda A d (s = lambda d, y = lambda A
-      // d).
-      gamma.update(lambda, d, 1.0);
-      Ax.update(lambda, Ad, 1.0);
-      for (double& h : history) h -= increase;
-    }
-    history.push_back(0.0);
-    while (static_cast<int>(history.size()) > n_gll_ + 1) history.pop_front();
-
-    // Lines 25-26: the fallback iterate (eq. 24).
-    const double w = fallbackResidual(qp.cones, tau_g_, gamma, Ax, b);
-    if (w <= best_w) {
-      best_w = w;
-      Tpetra::deep_copy(fallback, gamma);
-    }
-    residual = naturalResidual(qp.cones, gamma, Ax, &b);
+    const bool accepted = run.iterate();
+    run.keepFallback();
+    residual = run.residual();
     observe(iterations, gamma);
     if (residual <= tol) {
       converged = true;
       break;
     }
-
-    // Lines 19-24: spectral step, BB1 (eq. 22) on odd j, BB2 (eq. 23) on even j.
-    // With s = lambda d and y = lambda A d the quotients do not depend on lambda.
-    if (!accepted) {  // no trial accepted (non-finite values): restart the spectral step
-      alpha = std::min(alpha_max_, std::max(alpha_min_, alpha_0));
-    } else if (!(dAd > 0.0)) {
-      alpha = alpha_max_;
-    } else {
-      const double next = (j % 2 == 1) ? dPd / dAd : dAd / yPy;
-      alpha = std::isfinite(next) ? std::min(alpha_max_, std::max(alpha_min_, next)) : alpha_max_;
-    }
+    run.spectralStep(j, accepted);
   }
-  return finishReport(name(), qp, converged ? gamma : fallback, gamma, iterations, applies, tol);
+  const Vector& result = converged ? gamma : run.fallback();
+  return finishReport(name(), qp, result, gamma, iterations, run.applies(), tol);
 }
 
 }  // namespace
