@@ -59,34 +59,46 @@ struct AdmmMetric {
   std::vector<double> weight;  ///< R = 1 / s^2
 };
 
+/// The options of admm (see the header).
+struct AdmmOptions {
+  double rho;
+  double relaxation;
+  double cg_factor;
+  int cg_iterations;
+  double rho_threshold;
+  double rho_max_factor;
+};
+
 class AdmmSolver final : public Solver {
  public:
   explicit AdmmSolver(SolverSettings settings)
       : settings_(std::move(settings)),
-        rho_(solverOption(settings_, "rho")),
-        relaxation_(solverOption(settings_, "relaxation")),
-        cg_factor_(solverOption(settings_, "cg_factor")),
-        cg_iterations_(static_cast<int>(solverOption(settings_, "cg_iterations"))),
-        rho_threshold_(solverOption(settings_, "rho_threshold")),
-        rho_max_factor_(solverOption(settings_, "rho_max_factor")) {}
+        options_{solverOption(settings_, "rho"),
+                 solverOption(settings_, "relaxation"),
+                 solverOption(settings_, "cg_factor"),
+                 static_cast<int>(solverOption(settings_, "cg_iterations")),
+                 solverOption(settings_, "rho_threshold"),
+                 solverOption(settings_, "rho_max_factor")} {}
   std::string name() const override { return "admm"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
  private:
-  /// PCG on (A + rho R) w = rhs from w = x, with r = rhs - (A + rho R) x on
-  /// entry; x and r are updated in place; at least one step unless r = 0,
-  /// then until |R^-1 r|_inf <= stop. Returns the number of A products.
-  int innerSolve(const QuadraticProgram& qp, const AdmmMetric& m, double rho, double stop,
-                 Vector& x, Vector& r, Vector& w, Vector& p, Vector& q) const;
-
   SolverSettings settings_;
-  double rho_;
-  double relaxation_;
-  double cg_factor_;
-  int cg_iterations_;
-  double rho_threshold_;
-  double rho_max_factor_;
+  AdmmOptions options_;
 };
+
+/// R = P of diagonal_metric.hpp with its weights 1 / s^2, and diag(A) for the
+/// inner preconditioner (a zero or non-finite entry replaced by the weight).
+AdmmMetric admmMetric(const QuadraticProgram& qp) {
+  AdmmMetric m{diagonalMetric(qp), localDiagonal(qp), {}};
+  m.metric.cones.requireBounds("admm");
+  m.weight.resize(m.metric.scale.size());
+  for (std::size_t i = 0; i < m.weight.size(); ++i)
+    m.weight[i] = m.metric.inverse[i] * m.metric.inverse[i];
+  for (std::size_t i = 0; i < m.diag.size(); ++i)
+    if (!(m.diag[i] > 0.0) || !std::isfinite(m.diag[i])) m.diag[i] = m.weight[i];
+  return m;
+}
 
 /// w = M^-1 r with M = diag(A) + rho R; returns the global (r.w, |R^-1 r|_inf).
 std::pair<double, double> precondition(const AdmmMetric& m, double rho, const Vector& r,
@@ -107,38 +119,6 @@ std::pair<double, double> precondition(const AdmmMetric& m, double rho, const Ve
   const double global_largest =
       globalMax(r, std::isnan(largest) ? std::numeric_limits<double>::infinity() : largest);
   return {globalSum(r, rw), global_largest};
-}
-
-int AdmmSolver::innerSolve(const QuadraticProgram& qp, const AdmmMetric& m, double rho, double stop,
-                           Vector& x, Vector& r, Vector& w, Vector& p, Vector& q) const {
-  const Index n = static_cast<Index>(x.getLocalLength());
-  const double* pR = m.weight.data();
-  auto [rw, largest] = precondition(m, rho, r, w);
-  if (!(largest > 0.0)) return 0;  // at least one step otherwise: x must move with z and u
-  Tpetra::deep_copy(p, w);
-  int products = 0;
-  while (products < cg_iterations_) {
-    qp.A->apply(p, q);
-    ++products;
-    double* pq = writable(q);
-    const double* pp = readOnly(p);
-    double curvature = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : curvature)
-    for (Index i = 0; i < n; ++i) {
-      pq[i] += rho * pR[i] * pp[i];
-      curvature += pp[i] * pq[i];
-    }
-    curvature = globalSum(x, curvature);
-    if (!(curvature > 0.0) || !std::isfinite(curvature)) break;  // p = 0 or rounding
-    const double step = rw / curvature;
-    x.update(step, p, 1.0);
-    r.update(-step, q, 1.0);
-    const auto [rw_next, largest_next] = precondition(m, rho, r, w);
-    if (largest_next <= stop) break;
-    p.update(1.0, w, rw_next / rw);
-    rw = rw_next;
-  }
-  return products;
 }
 
 /// Over-relaxed projection and multiplier update (per contact, local):
@@ -177,101 +157,221 @@ std::pair<double, double> splitUpdate(const DiagonalMetric& metric, double a, co
   return {primal, dual};
 }
 
+/// The state of one solve: x (gamma) and A x, z and the scaled multiplier u,
+/// the metric, the PCG vectors (r, w, p, q), the penalty rho, the best
+/// iterate and the applications of A.
+class AdmmRun {
+ public:
+  AdmmRun(const QuadraticProgram& qp, Vector& x, const AdmmOptions& options)
+      : qp_(qp),
+        b_(qp.b.get()),
+        x_(x),
+        options_(options),
+        n_(static_cast<Index>(x.getLocalLength())),
+        rho_(options.rho),
+        Ax_(x.getMap(), false),
+        z_(x.getMap(), false),
+        u_(x.getMap(), false),
+        r_(x.getMap(), false),
+        w_(x.getMap(), false),
+        p_(x.getMap(), false),
+        q_(x.getMap(), false),
+        best_(x.getMap(), false) {}
+
+  double start();
+  void prepare(double residual);
+  double iterate();
+  void keepIfBest(double residual);
+  bool projectionConverges(double tol);
+  const Vector& Ax() const { return Ax_; }
+  const Vector& best() const { return best_; }
+  /// Pi_K(x) and its image, after projectionConverges.
+  const Vector& projected() const { return p_; }
+  const Vector& projectedImage() const { return q_; }
+  int applies() const { return applies_; }
+
+ private:
+  void startMultiplier();
+  void xUpdate();
+  int innerSolve(double stop);
+  std::pair<double, double> zuUpdate();
+  void balancePenalty(double primal, double dual);
+
+  const QuadraticProgram& qp_;
+  const Vector* b_;
+  Vector& x_;
+  const AdmmOptions& options_;
+  const Index n_;
+  double rho_;
+  Vector Ax_, z_, u_, r_, w_, p_, q_, best_;
+  AdmmMetric m_;
+  double best_residual_ = 0.0;
+  int applies_ = 0;
+};
+
+// A x_0 and the natural residual of the projected warm start.
+double AdmmRun::start() {
+  qp_.A->apply(x_, Ax_);
+  applies_ = 1;
+  return naturalResidual(qp_.cones, x_, Ax_, b_);
+}
+
+// Before the first iteration: the metric, z_0 = x_0, u_0 (see the header)
+// and x_0 as the best iterate so far.
+void AdmmRun::prepare(double residual) {
+  m_ = admmMetric(qp_);
+  Tpetra::deep_copy(z_, x_);
+  startMultiplier();
+  Tpetra::deep_copy(best_, x_);
+  best_residual_ = residual;
+}
+
+// u_0 = -(A z + b) / (rho R): an exact solution is kept in zero iterations.
+void AdmmRun::startMultiplier() {
+  const double* pR = m_.weight.data();
+  const double* pb = readOnly(*b_);
+  const double* pAx = readOnly(Ax_);
+  double* pu = overwritten(u_);
+  const double rho = rho_;
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n_; ++i) pu[i] = -(pAx[i] + pb[i]) / (rho * pR[i]);
+}
+
+// x, z and u updates, the penalty balance, then A x_{k+1} and its natural
+// residual.
+double AdmmRun::iterate() {
+  xUpdate();
+  const auto [primal, dual] = zuUpdate();
+  balancePenalty(primal, dual);
+  qp_.A->apply(x_, Ax_);
+  ++applies_;
+  return naturalResidual(qp_.cones, x_, Ax_, b_);
+}
+
+// x_{k+1}: r = rho R (z - u) - b - (A + rho R) x, then PCG from x, as
+// accurate as the smallest natural residual so far asks for.
+void AdmmRun::xUpdate() {
+  {
+    const double* pR = m_.weight.data();
+    const double* pb = readOnly(*b_);
+    const double* px = readOnly(x_);
+    const double* pAx = readOnly(Ax_);
+    const double* pz = readOnly(z_);
+    const double* pu = readOnly(u_);
+    double* pr = overwritten(r_);
+    const double rho = rho_;
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n_; ++i) pr[i] = rho * pR[i] * (pz[i] - pu[i] - px[i]) - pb[i] - pAx[i];
+  }
+  applies_ += innerSolve(options_.cg_factor * best_residual_);
+}
+
+// PCG on (A + rho R) w = rhs from w = x, with r = rhs - (A + rho R) x on
+// entry; x and r are updated in place; at least one step unless r = 0, then
+// until |R^-1 r|_inf <= stop. Returns the number of A products.
+int AdmmRun::innerSolve(double stop) {
+  const double* pR = m_.weight.data();
+  const double rho = rho_;
+  auto [rw, largest] = precondition(m_, rho, r_, w_);
+  if (!(largest > 0.0)) return 0;  // at least one step otherwise: x must move with z and u
+  Tpetra::deep_copy(p_, w_);
+  int products = 0;
+  while (products < options_.cg_iterations) {
+    qp_.A->apply(p_, q_);
+    ++products;
+    double* pq = writable(q_);
+    const double* pp = readOnly(p_);
+    double curvature = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : curvature)
+    for (Index i = 0; i < n_; ++i) {
+      pq[i] += rho * pR[i] * pp[i];
+      curvature += pp[i] * pq[i];
+    }
+    curvature = globalSum(x_, curvature);
+    if (!(curvature > 0.0) || !std::isfinite(curvature)) break;  // p = 0 or rounding
+    const double step = rw / curvature;
+    x_.update(step, p_, 1.0);
+    r_.update(-step, q_, 1.0);
+    const auto [rw_next, largest_next] = precondition(m_, rho, r_, w_);
+    if (largest_next <= stop) break;
+    p_.update(1.0, w_, rw_next / rw);
+    rw = rw_next;
+  }
+  return products;
+}
+
+// z_{k+1} and u_{k+1} (over-relaxed, per contact in the metric R); returns
+// the primal and dual residuals r_p = |x - z|_R, r_d = rho |z - z_old|_R.
+std::pair<double, double> AdmmRun::zuUpdate() {
+  const auto [primal_local, dual_local] = withProjectionKind(m_.metric.cones, [&](auto kind) {
+    return splitUpdate<decltype(kind)::value>(m_.metric, options_.relaxation, readOnly(x_),
+                                              writable(z_), writable(u_));
+  });
+  const auto [primal2, dual2] = globalSums<2>(x_, {primal_local, dual_local});
+  return {std::sqrt(primal2), rho_ * std::sqrt(dual2)};
+}
+
+// rho <- rho sqrt(r_p / r_d) when that factor leaves [1/rho_threshold,
+// rho_threshold], capped at rho_max_factor; u (scaled by 1/rho) follows.
+void AdmmRun::balancePenalty(double primal, double dual) {
+  if (primal > 0.0 && dual > 0.0) {
+    double factor = std::sqrt(primal / dual);
+    if (factor > options_.rho_threshold || factor < 1.0 / options_.rho_threshold) {
+      factor = std::clamp(factor, 1.0 / options_.rho_max_factor, options_.rho_max_factor);
+      rho_ *= factor;
+      u_.scale(1.0 / factor);
+    }
+  }
+}
+
+void AdmmRun::keepIfBest(double residual) {
+  if (residual < best_residual_) {
+    best_residual_ = residual;
+    Tpetra::deep_copy(best_, x_);
+  }
+}
+
+// Pi_K(x) into p and its image into q (one more product); whether its
+// natural residual meets the tolerance.
+bool AdmmRun::projectionConverges(double tol) {
+  Tpetra::deep_copy(p_, x_);
+  qp_.cones.project(p_);
+  qp_.A->apply(p_, q_);
+  ++applies_;
+  return naturalResidual(qp_.cones, p_, q_, b_) <= tol;
+}
+
 SolveReport AdmmSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "admm");
   const double tol = scaledTolerance(settings_.tolerance);
-  const Vector* b = qp.b.get();
-  const auto map = gamma.getMap();
-  const Index n = static_cast<Index>(gamma.getLocalLength());
-
   qp.cones.project(gamma);  // warm start onto K: x_0 = z_0
-  Vector& x = gamma;
-  Vector Ax(map, false);
-  qp.A->apply(x, Ax);
-  int applies = 1;
-  double residual = naturalResidual(qp.cones, x, Ax, b);
+  AdmmRun run(qp, gamma, options_);
+  double residual = run.start();
   if (residual <= tol || settings_.max_iterations <= 0) {
-    return finishReport(name(), qp, x, Ax, gamma, 0, applies, tol);
+    return finishReport(name(), qp, gamma, run.Ax(), gamma, 0, run.applies(), tol);
   }
-
-  AdmmMetric m{diagonalMetric(qp), localDiagonal(qp), {}};
-  m.metric.cones.requireBounds("admm");
-  m.weight.resize(m.metric.scale.size());
-  for (std::size_t i = 0; i < m.weight.size(); ++i)
-    m.weight[i] = m.metric.inverse[i] * m.metric.inverse[i];
-  for (std::size_t i = 0; i < m.diag.size(); ++i)
-    if (!(m.diag[i] > 0.0) || !std::isfinite(m.diag[i])) m.diag[i] = m.weight[i];
-  const double* pR = m.weight.data();
-  const double* pb = readOnly(*b);
-
-  Vector z(map, false), u(map, false), r(map, false), w(map, false), p(map, false), q(map, false),
-      best(map, false);
-  Tpetra::deep_copy(z, x);
-  double rho = rho_;
-  {
-    const double* pAx = readOnly(Ax);
-    double* pu = overwritten(u);
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i) pu[i] = -(pAx[i] + pb[i]) / (rho * pR[i]);
-  }
-  Tpetra::deep_copy(best, x);
-  double best_residual = residual;
+  run.prepare(residual);
   int iterations = 0;
   bool converged = false;
   while (iterations < settings_.max_iterations) {
     ++iterations;
-    // r = rho R (z - u) - b - (A + rho R) x, then PCG from x.
-    {
-      const double* px = readOnly(x);
-      const double* pAx = readOnly(Ax);
-      const double* pz = readOnly(z);
-      const double* pu = readOnly(u);
-      double* pr = overwritten(r);
-#pragma omp parallel for schedule(static)
-      for (Index i = 0; i < n; ++i) pr[i] = rho * pR[i] * (pz[i] - pu[i] - px[i]) - pb[i] - pAx[i];
-    }
-    applies += innerSolve(qp, m, rho, cg_factor_ * best_residual, x, r, w, p, q);
-
-    const auto [primal_local, dual_local] = withProjectionKind(m.metric.cones, [&](auto kind) {
-      return splitUpdate<decltype(kind)::value>(m.metric, relaxation_, readOnly(x), writable(z),
-                                                writable(u));
-    });
-    const auto [primal2, dual2] = globalSums<2>(x, {primal_local, dual_local});
-    const double primal = std::sqrt(primal2);
-    const double dual = rho * std::sqrt(dual2);
-    if (primal > 0.0 && dual > 0.0) {
-      double factor = std::sqrt(primal / dual);
-      if (factor > rho_threshold_ || factor < 1.0 / rho_threshold_) {
-        factor = std::clamp(factor, 1.0 / rho_max_factor_, rho_max_factor_);
-        rho *= factor;
-        u.scale(1.0 / factor);
-      }
-    }
-
-    qp.A->apply(x, Ax);
-    ++applies;
-    residual = naturalResidual(qp.cones, x, Ax, b);
-    observe(iterations, x);
+    residual = run.iterate();
+    observe(iterations, gamma);
     if (residual <= tol) {
       converged = true;
       break;
     }
-    if (residual < best_residual) {
-      best_residual = residual;
-      Tpetra::deep_copy(best, x);
-    }
+    run.keepIfBest(residual);
   }
-  if (!converged) return finishReport(name(), qp, best, gamma, iterations, applies, tol);
+  if (!converged)
+    return finishReport(name(), qp, run.best(), gamma, iterations, run.applies(), tol);
 
   // x meets the tolerance; prefer its projection onto K when that does too.
-  Tpetra::deep_copy(p, x);
-  qp.cones.project(p);
-  qp.A->apply(p, q);
-  ++applies;
-  if (naturalResidual(qp.cones, p, q, b) <= tol) {
-    return finishReport(name(), qp, p, q, gamma, iterations, applies, tol);
+  if (run.projectionConverges(tol)) {
+    return finishReport(name(), qp, run.projected(), run.projectedImage(), gamma, iterations,
+                        run.applies(), tol);
   }
-  return finishReport(name(), qp, x, Ax, gamma, iterations, applies, tol);
+  return finishReport(name(), qp, gamma, run.Ax(), gamma, iterations, run.applies(), tol);
 }
 
 }  // namespace
