@@ -110,8 +110,7 @@ class NgsRun {
         measured_(measuredProblem(qp, adapt_, disc_)),
         n_rows_(sweep_.localRows()),
         contacts_(static_cast<Index>(qp.cones.localContacts())),
-        gradient_(gamma.getMap(), false),
-        best_(gamma.getMap(), false),
+        residual_(gamma),
         b_(readOnly(*qp.b)) {
     // Frictionless: the row diagonals; friction: the contacts' 3x3 blocks (with
     // the mass-splitting factors, consistent with the sweep's du updates).
@@ -126,13 +125,12 @@ class NgsRun {
   void sweep(double* du, double* g) const;
   double* velocities() { return sweep_.velocities(gamma_); }
   const QuadraticProgram& measured() const { return measured_; }
-  const Vector& best() const { return best_; }
+  const Vector& best() const { return residual_.best(); }
 
  private:
   void contactUpdate(Index c, double* du, double* g) const;
   void discUpdate(Index i0, const Eigen::Matrix3d& M, double radius, double* du, double* g) const;
   void scalarUpdate(Index i, double d, double lo, double hi, double* du, double* g) const;
-  void setRow(Index i, double z, double* du, double* g) const;
 
   const ConeSet& cones_;
   Vector& gamma_;
@@ -147,21 +145,14 @@ class NgsRun {
   const Index contacts_;
   std::vector<double> diagonal_;
   std::vector<Eigen::Matrix3d> blocks_;
-  Vector gradient_, best_;
+  SweepResidual residual_;
   const double* b_;
-  double best_residual_ = -1.0;
 };
 
 // The natural residual of the measured problem at the start of a sweep (du
 // is the global one); keeps the best iterate so far.
 bool NgsRun::converged(double tol, double* du, const double* g) {
-  sweep_.gradient(du, g, b_, gradient_);
-  const double residual = naturalResidual(measured_.cones, gamma_, gradient_, nullptr);
-  if (best_residual_ < 0.0 || residual < best_residual_) {
-    best_residual_ = residual;
-    Tpetra::deep_copy(best_, gamma_);
-  }
-  return residual <= tol;
+  return residual_.converged(sweep_, measured_.cones, tol, du, g, b_, gamma_);
 }
 
 // One sweep over this rank's rows or contacts, in order (sequential by nature).
@@ -200,21 +191,14 @@ void NgsRun::discUpdate(Index i0, const Eigen::Matrix3d& M, double radius, doubl
   Eigen::Vector2d z = gt + omega_ * (s.x - gt);
   const double length = z.norm();
   if (length > radius) z *= radius > 0.0 ? radius / length : 0.0;
-  for (int k = 0; k < 2; ++k) setRow(i0 + 1 + k, z[k], du, g);
+  for (int k = 0; k < 2; ++k) sweep_.setRow(i0 + 1 + k, z[k], du, g);
 }
 
 // Scalar projected update of row i with diagonal d onto [lo, hi] (§3.1).
 void NgsRun::scalarUpdate(Index i, double d, double lo, double hi, double* du, double* g) const {
   double z = g[i];
   if (d > 0.0) z -= omega_ * sweep_.residual(i, du, g, b_) / d;  // a zero row cannot move
-  setRow(i, std::clamp(z, lo, hi), du, g);
-}
-
-// gamma_i <- z, and du follows the change (the sweep's own update).
-void NgsRun::setRow(Index i, double z, double* du, double* g) const {
-  const double dg = z - g[i];
-  g[i] = z;
-  if (dg != 0.0) sweep_.scatter(i, dg, du);
+  sweep_.setRow(i, std::clamp(z, lo, hi), du, g);
 }
 
 SolveReport NgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
@@ -222,17 +206,8 @@ SolveReport NgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   NgsRun run(qp, gamma, options_);
   const double tol = scaledTolerance(settings_.tolerance);
   qp.cones.project(gamma);  // warm start onto K
-  int sweeps = 0;
-  for (;;) {
-    double* du = run.velocities();  // global du = W D gamma (Jacobi between ranks)
-    double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-    const bool last = sweeps >= settings_.max_iterations;
-    if ((last || sweeps % options_.check_every == 0) && run.converged(tol, du, g)) break;
-    if (last) break;
-    run.sweep(du, g);
-    ++sweeps;
-    observe(sweeps, gamma);
-  }
+  const int sweeps = sweepUntilConverged(run, gamma, settings_.max_iterations, options_.check_every,
+                                         tol, [&](int sweep) { observe(sweep, gamma); });
   return finishReport(name(), run.measured(), run.best(), gamma, sweeps, sweeps, tol);
 }
 

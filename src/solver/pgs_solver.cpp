@@ -90,8 +90,7 @@ class PgsRun {
         metric_step_(blocks_ && options.metric),
         step_(rowDiagonals(sweep_.rows(), n_rows_, sweep_.factored(), sweep_.split())),
         metric_(metric_step_ ? diagonalMetric(qp.cones, step_, *qp.b) : DiagonalMetric{}),
-        gradient_(gamma.getMap(), false),
-        best_(gamma.getMap(), false),
+        residual_(gamma),
         b_(readOnly(*qp.b)) {
     stepsFromDiagonals();
   }
@@ -99,14 +98,13 @@ class PgsRun {
   bool converged(double tol, double* du, const double* g);
   void sweep(double* du, double* g);
   double* velocities() { return sweep_.velocities(gamma_); }
-  const Vector& best() const { return best_; }
+  const Vector& best() const { return residual_.best(); }
 
  private:
   void stepsFromDiagonals();
   void contactSweep(double* du, double* g);
   void rowSweep(double* du, double* g);
   void projectContact(Index c, double* z) const;
-  void setRow(Index i, double z, double* du, double* g) const;
 
   const QuadraticProgram& qp_;
   Vector& gamma_;
@@ -119,9 +117,8 @@ class PgsRun {
   const bool metric_step_;
   std::vector<double> step_;
   const DiagonalMetric metric_;
-  Vector gradient_, best_;
+  SweepResidual residual_;
   const double* b_;
-  double best_residual_ = -1.0;
 };
 
 // Step per row: omega / d_ii, or per contact either omega / mean(d) over its
@@ -154,13 +151,7 @@ void PgsRun::stepsFromDiagonals() {
 // The natural residual at the start of a sweep (du is the global one, so the
 // gradient costs one local pass); keeps the best iterate so far.
 bool PgsRun::converged(double tol, double* du, const double* g) {
-  sweep_.gradient(du, g, b_, gradient_);
-  const double residual = naturalResidual(qp_.cones, gamma_, gradient_, nullptr);
-  if (best_residual_ < 0.0 || residual < best_residual_) {
-    best_residual_ = residual;
-    Tpetra::deep_copy(best_, gamma_);
-  }
-  return residual <= tol;
+  return residual_.converged(sweep_, qp_.cones, tol, du, g, b_, gamma_);
 }
 
 // One Gauss-Seidel sweep over this rank's rows (sequential by nature).
@@ -184,7 +175,7 @@ void PgsRun::contactSweep(double* du, double* g) {
       z[k] = g[i] - step_[static_cast<std::size_t>(i)] * r;
     }
     projectContact(c, z);
-    for (int k = 0; k < block_; ++k) setRow(i0 + k, z[k], du, g);
+    for (int k = 0; k < block_; ++k) sweep_.setRow(i0 + k, z[k], du, g);
   }
 }
 
@@ -192,7 +183,7 @@ void PgsRun::contactSweep(double* du, double* g) {
 void PgsRun::rowSweep(double* du, double* g) {
   for (Index i = 0; i < n_rows_; ++i) {
     const double r = sweep_.residual(i, du, g, b_);
-    setRow(i, std::max(0.0, g[i] - step_[static_cast<std::size_t>(i)] * r), du, g);
+    sweep_.setRow(i, std::max(0.0, g[i] - step_[static_cast<std::size_t>(i)] * r), du, g);
   }
 }
 
@@ -210,30 +201,13 @@ void PgsRun::projectContact(Index c, double* z) const {
   }
 }
 
-// gamma_i <- z and du_b <- du_b + W_b (D^T_ib)^T dgamma_i (Alg. 2.1 lines 13-15).
-void PgsRun::setRow(Index i, double z, double* du, double* g) const {
-  const double dg = z - g[i];
-  g[i] = z;
-  if (dg != 0.0) sweep_.scatter(i, dg, du);
-}
-
 SolveReport PgsSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "pgs");
   PgsRun run(qp, gamma, options_);
   const double tol = scaledTolerance(settings_.tolerance);
   qp.cones.project(gamma);  // warm start onto K
-  int sweeps = 0;
-  for (;;) {
-    // Global du = W D gamma on the column map (Jacobi between ranks).
-    double* du = run.velocities();
-    double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
-    const bool last = sweeps >= settings_.max_iterations;
-    if ((last || sweeps % options_.check_every == 0) && run.converged(tol, du, g)) break;
-    if (last) break;
-    run.sweep(du, g);
-    ++sweeps;
-    observe(sweeps, gamma);
-  }
+  const int sweeps = sweepUntilConverged(run, gamma, settings_.max_iterations, options_.check_every,
+                                         tol, [&](int sweep) { observe(sweep, gamma); });
   return finishReport(name(), qp, run.best(), gamma, sweeps, sweeps, tol);
 }
 

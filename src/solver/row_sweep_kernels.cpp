@@ -1,6 +1,8 @@
 // Row-wise machinery of the Gauss-Seidel solvers; see row_sweep_kernels.hpp.
 #include "row_sweep_kernels.hpp"
 
+#include "solver_kernels.hpp"
+
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
@@ -174,6 +176,18 @@ double* RowSweep::velocities(const Vector& gamma) {
   double* du = du_vec.getLocalViewHost(Tpetra::Access::ReadWrite).data();
   applyMobility(F_->mobility, du);
   return du;
+}
+
+bool SweepResidual::converged(const RowSweep& sweep, const ConeSet& cones, double tol,
+                              const double* du, const double* g, const double* b,
+                              const Vector& gamma) {
+  sweep.gradient(du, g, b, gradient_);
+  const double residual = naturalResidual(cones, gamma, gradient_, nullptr);
+  if (best_residual_ < 0.0 || residual < best_residual_) {
+    best_residual_ = residual;
+    Tpetra::deep_copy(best_, gamma);
+  }
+  return residual <= tol;
 }
 
 void RowSweep::gradient(const double* du, const double* gamma, const double* b,

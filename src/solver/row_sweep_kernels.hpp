@@ -104,6 +104,12 @@ class RowSweep {
   void scatter(RowIndex i, double dgamma, double* du) const {
     scatterRow(rows_, i, dgamma, F_->mobility, split_, du);
   }
+  /// gamma_i <- z, and du follows the change (Lacoursiere Alg. 2.1 lines 13-15).
+  void setRow(RowIndex i, double z, double* du, double* gamma) const {
+    const double dgamma = z - gamma[i];
+    gamma[i] = z;
+    if (dgamma != 0.0) scatter(i, dgamma, du);
+  }
 
  private:
   using HostMatrix = CrsMatrix::local_matrix_host_type;
@@ -117,6 +123,45 @@ class RowSweep {
   RCP<Vector> u_owned_;
   RCP<Vector> u_col_;
 };
+
+/// The natural residual at the start of a sweep (du the global velocities,
+/// so the gradient costs one local pass), and the best iterate so far.
+class SweepResidual {
+ public:
+  explicit SweepResidual(const Vector& gamma)
+      : gradient_(gamma.getMap(), false), best_(gamma.getMap(), false) {}
+  /// Residual of gamma (whose local entries are g) against `cones` <= tol;
+  /// keeps gamma when it is the best so far.
+  bool converged(const RowSweep& sweep, const ConeSet& cones, double tol, const double* du,
+                 const double* g, const double* b, const Vector& gamma);
+  const Vector& best() const { return best_; }
+
+ private:
+  Vector gradient_, best_;
+  double best_residual_ = -1.0;
+};
+
+/// The sweep loop of pgs and ngs: the residual checked every `check_every`
+/// sweeps and at the cap (run.converged, with du the global velocities), one
+/// sweep in between (run.sweep), observe(sweeps) after each. Returns the
+/// number of sweeps.
+template <class Run, class Observe>
+int sweepUntilConverged(Run& run, Vector& gamma, int max_sweeps, int check_every, double tol,
+                        Observe observe) {
+  int sweeps = 0;
+  for (;;) {
+    // Global du = W D gamma on the column map (Jacobi between ranks).
+    double* du = run.velocities();
+    double* g = gamma.getLocalViewHost(Tpetra::Access::ReadWrite).data();
+    const bool last = sweeps >= max_sweeps;
+    if ((last || sweeps % check_every == 0) && run.converged(tol, du, g)) break;
+    if (last) break;
+    run.sweep(du, g);
+    ++sweeps;
+    observe(sweeps);
+  }
+  return sweeps;
+}
 
 /// Result of the disc subproblem of Preclik et al. (2009) eq. 14.
 struct DiscSolution {
