@@ -291,6 +291,7 @@ void emitSolverSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "rest_floor" << YAML::Value << num(c.solver.rest.floor);
   out << YAML::Key << "rest_quantile" << YAML::Value << num(c.solver.rest.quantile);
   out << YAML::Key << "rest_quantile_limit" << YAML::Value << num(c.solver.rest.quantile_limit);
+  out << YAML::Key << "rest_bulk_stop" << YAML::Value << c.solver.rest.bulk_stop;
   if (!c.solver.settings.options.empty()) {
     out << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, value] : c.solver.settings.options) {
@@ -505,7 +506,7 @@ solver:     name (registered solver, apgd), tolerance (>0, 1e-6) or velocity_tol
             outer_iterations (int >=1, 20), outer_tolerance (>=0, 1e-6): friction fixed point,
             on_unconverged (warn|retry|abort, warn), max_halvings (int 1..20, 3; retry),
             rest_reduction ([0,1], 1 = off), rest_floor ([0,1], 1), rest_quantile ((0,1], 1),
-            rest_quantile_limit (>=1, 30),
+            rest_quantile_limit (>=1, 30), rest_bulk_stop (true|false, false),
             options (map of solver-specific numbers)
 parallel:   partitioner (rcb|multijagged, rcb), imbalance_threshold (>=1, 1.1),
             repartition_every (int >=0, 0 = on imbalance only), min_repartition_interval (int >=1, 20),

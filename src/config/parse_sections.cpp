@@ -218,12 +218,14 @@ SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
   out.rest.quantile = s.number("rest_quantile", out.rest.quantile, Range::openClosed(0.0, 1.0));
   out.rest.quantile_limit =
       s.number("rest_quantile_limit", out.rest.quantile_limit, Range::atLeast(1.0));
+  out.rest.bulk_stop = s.boolean("rest_bulk_stop", out.rest.bulk_stop);
   parseSolverOptions(s, *entry, out.settings);
   for (const auto& spec : entry->options)
     out.settings.options.emplace(spec.name, spec.default_value);
   // The registry is the final authority on option values.
+  bool stops_at_quantile = false;
   try {
-    registry.create(out.name, out.settings);
+    stops_at_quantile = registry.create(out.name, out.settings)->supportsStopQuantile();
   } catch (const std::invalid_argument& e) {
     // Name the offending option when the registry's message mentions one.
     std::string path = s.keyPath("options");
@@ -235,6 +237,9 @@ SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
     }
     throwPathError(s.context(), s.get("options"), path, e.what());
   }
+  if (out.rest.stopsAtBulk() && !stops_at_quantile)
+    s.fail("rest_bulk_stop",
+           "true with solver " + out.name + ", which stops on its worst contact only (use apgd)");
   s.finish();
   return out;
 }

@@ -40,6 +40,12 @@ TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
     throw std::invalid_argument(
         "TimeStepper: a fixed (non-adaptive) contact envelope needs the relcp method, not " +
         settings_.method.name());
+  if (settings_.rest.stopsAtBulk() && !solver_->supportsStopQuantile())
+    throw std::invalid_argument(
+        "TimeStepper: solver.rest_bulk_stop needs a solver that stops at a quantile of the "
+        "contacts; " +
+        solver_->name() + " with friction " + frictionModelName(settings_.assembly.friction) +
+        " stops on its worst contact only (use apgd, with friction other than box or cylinder)");
 }
 
 TimeStepper::~TimeStepper() = default;
@@ -365,6 +371,8 @@ SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) 
   const ResidualSpread miss = evaluateResidualSpread(system.qp, gamma, settings_.rest.quantile);
   solver_->setToleranceScale(
       settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));
+  if (settings_.rest.stopsAtBulk())
+    solver_->setStopQuantile(settings_.rest.stopQuantile(miss.worst, settings_.solver_tolerance));
   SolveReport report = solveStep(system.qp, gamma);
   ++report.operator_applies;
   return report;

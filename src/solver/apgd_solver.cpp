@@ -21,6 +21,8 @@
 // in the diagonal metric of diagonal_metric.hpp, and check_every evaluates
 // the natural residual (a second projection of every contact) only every
 // that many iterations; the returned iterate is always one that was checked.
+// With a stop quantile (Solver::setStopQuantile) that check is a histogram of
+// the contacts' residuals and the stop is the StopRule's.
 // The iterates are the same bits on any thread and rank count: the sums that
 // feed numbers (L_0, the objective) are reproducible sums, and those that
 // only feed decisions (backtracking, restart) are summed the ordinary way and
@@ -45,6 +47,7 @@ class ApgdSolver final : public Solver {
         preconditioned_(solverOption(settings_, "preconditioned") != 0.0),
         check_every_(static_cast<int>(solverOption(settings_, "check_every"))) {}
   std::string name() const override { return "apgd"; }
+  bool supportsStopQuantile() const override { return true; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
  private:
@@ -57,7 +60,8 @@ class ApgdSolver final : public Solver {
 
 SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "apgd");
-  const double tol = scaledTolerance(settings_.tolerance);
+  const StopRule stop = stopRule(settings_.tolerance);
+  const double tol = stop.target;
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
   // Work vectors, allocated once per solve. x_k lives in gamma's storage or in
@@ -72,9 +76,10 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   qp.cones.project(gamma);  // warm start onto K
   qp.A->apply(*x, *Ax);
   int applies = 1;
-  double best_residual = naturalResidual(qp.cones, *x, *Ax, b);
+  const StopCheck start = checkStop(stop, qp.cones, *x, *Ax, b);
+  double best_residual = start.residual;
   int iterations = 0;
-  if (best_residual <= tol || settings_.max_iterations <= 0) {
+  if (start.stop || settings_.max_iterations <= 0) {
     return finishReport(name(), qp, *x, *Ax, gamma, iterations, applies, tol);
   }
   Tpetra::deep_copy(best, *x);
@@ -138,15 +143,15 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     // every check_every iterations (and at the last); the restart product
     // came with the backtracking test.
     const bool check = iterations % check_every_ == 0 || iterations == settings_.max_iterations;
-    const double residual =
-        check ? naturalResidual(qp.cones, *xn, *Axn, b) : std::numeric_limits<double>::infinity();
+    const StopCheck checked = check ? checkStop(stop, qp.cones, *xn, *Axn, b)
+                                    : StopCheck{std::numeric_limits<double>::infinity(), false};
     observe(iterations, *xn);
-    if (residual <= tol) {
+    if (checked.stop) {
       // Converged at the newest iterate, whose image A x_{k+1} is at hand.
       return finishReport(name(), qp, *xn, *Axn, gamma, iterations, applies, tol);
     }
-    if (check && residual < best_residual) {
-      best_residual = residual;
+    if (check && checked.residual < best_residual) {
+      best_residual = checked.residual;
       Tpetra::deep_copy(best, *xn);
     }
 

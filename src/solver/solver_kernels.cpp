@@ -248,6 +248,17 @@ ResidualSpread naturalResidualSpread(const ConeSet& cones, const Vector& x, cons
   return spread;
 }
 
+StopCheck checkStop(const StopRule& rule, const ConeSet& cones, const Vector& x, const Vector& Ax,
+                    const Vector* b) {
+  if (rule.quantile >= 1.0) {
+    const double residual = naturalResidual(cones, x, Ax, b);
+    return {residual, residual <= rule.target};
+  }
+  const ResidualSpread spread = naturalResidualSpread(cones, x, Ax, b, rule.quantile);
+  return {spread.worst, spread.worst <= rule.target ||
+                            (spread.quantile <= rule.target && spread.worst <= rule.worst_limit)};
+}
+
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b) {
   const double* px = readOnly(x);
   const double* pAx = readOnly(Ax);

@@ -48,6 +48,16 @@ double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, 
 ResidualSpread naturalResidualSpread(const ConeSet& cones, const Vector& x, const Vector& Ax,
                                      const Vector* b, double quantile);
 
+/// The natural residual at x (global) and whether `rule` stops there. With a
+/// quantile below 1 it takes naturalResidualSpread's histogram instead of the
+/// maximum alone (one more reduction, of integers).
+struct StopCheck {
+  double residual = 0.0;
+  bool stop = false;
+};
+StopCheck checkStop(const StopRule& rule, const ConeSet& cones, const Vector& x, const Vector& Ax,
+                    const Vector* b);
+
 /// x . (1/2 Ax + b) over all ranks (the objective when Ax = A x), summed
 /// reproducibly (the same on any thread and rank count).
 double objectiveValue(const Vector& x, const Vector& Ax, const Vector* b);

@@ -106,6 +106,16 @@ SolverRegistry::SolverRegistry() {
   // clang-format on
 }
 
+void Solver::setStopQuantile(double quantile) {
+  if (!(quantile > 0.0 && quantile <= 1.0))
+    throw std::invalid_argument("solver " + name() + ": a stop quantile must lie in (0, 1], not " +
+                                formatNumber(quantile));
+  if (quantile < 1.0 && !supportsStopQuantile())
+    throw std::invalid_argument("solver " + name() +
+                                " stops on its worst contact only (no stop quantile)");
+  stop_quantile_ = quantile;
+}
+
 bool SolverEntry::solvesDirectly(FrictionModel model) const {
   return std::find(models.begin(), models.end(), model) != models.end();
 }

@@ -73,14 +73,19 @@ TEST(QuietRestDistributed, TheBulkOfTheContactsSetsTheStopAlikeOnAnyRankCount) {
   // all ranks, so every rank count stops every step at the same iterate.
   // Without friction-holding extras the pile's floor spheres keep spinning,
   // so the steps at rest still iterate, each to the bulk's target.
+  // With bulk_stop the solves also stop at that quantile, counted the same way.
   RestTolerance rest = RestTolerance::recommended();
   rest.quantile = 0.9;
-  const RunAndReference run = settleOnAllRanksAndAlone(rest, test::PileContacts{});
-  EXPECT_EQ(run.distributed.unconverged, 0);
-  EXPECT_GT(run.distributed.iterations_per_step, 0.0);
-  EXPECT_EQ(run.distributed.iterations_per_step, run.reference_iterations);
-  EXPECT_EQ(run.largest, run.reference_largest);
-  EXPECT_EQ(run.speeds, run.reference_speeds);
+  for (const bool bulk_stop : {false, true}) {
+    SCOPED_TRACE(bulk_stop ? "stop at the bulk" : "stop at the worst contact");
+    rest.bulk_stop = bulk_stop;
+    const RunAndReference run = settleOnAllRanksAndAlone(rest, test::PileContacts{});
+    EXPECT_EQ(run.distributed.unconverged, 0);
+    EXPECT_GT(run.distributed.iterations_per_step, 0.0);
+    EXPECT_EQ(run.distributed.iterations_per_step, run.reference_iterations);
+    EXPECT_EQ(run.largest, run.reference_largest);
+    EXPECT_EQ(run.speeds, run.reference_speeds);
+  }
 }
 
 }  // namespace

@@ -29,6 +29,12 @@ struct RestTolerance {
   /// ...as long as the worst contact misses by at most this many tolerances;
   /// a step that misses by more is in motion, and r0 is the worst miss.
   double quantile_limit = 30.0;
+  /// When the miss is taken at the quantile, the step also stops at the
+  /// quantile: once that share of the contacts meets the target and every
+  /// contact the configured tolerance (instead of every contact the target),
+  /// so the few contacts that change do not set the iterations of the step.
+  /// Inert with quantile 1 or the rest tolerance off.
+  bool bulk_stop = false;
 
   /// The values docs/solvers.md recommends for random piles (not the
   /// defaults: on degenerate contact sets, e.g. a crystal, they cost more
@@ -36,13 +42,23 @@ struct RestTolerance {
   static RestTolerance recommended() { return RestTolerance{0.3, 0.01}; }
 
   bool enabled() const { return reduction < 1.0 && floor < 1.0; }
+  /// Whether some solve may stop at the quantile (bulk_stop not inert).
+  bool stopsAtBulk() const { return bulk_stop && enabled() && quantile < 1.0; }
   /// Factor on the configured tolerance for a solve whose warm start misses
   /// by `worst` at its worst contact and by `bulk` at the quantile.
   double scale(double worst, double bulk, double tolerance) const {
     if (!enabled() || !(tolerance > 0.0)) return 1.0;
-    const double miss = worst <= quantile_limit * tolerance ? bulk : worst;
+    const double miss = atRest(worst, tolerance) ? bulk : worst;
     return std::clamp(reduction * miss / tolerance, floor, 1.0);
   }
+  /// The quantile a solve whose warm start misses by `worst` stops at (1:
+  /// the worst contact).
+  double stopQuantile(double worst, double tolerance) const {
+    return stopsAtBulk() && tolerance > 0.0 && atRest(worst, tolerance) ? quantile : 1.0;
+  }
+
+ private:
+  bool atRest(double worst, double tolerance) const { return worst <= quantile_limit * tolerance; }
 };
 
 }  // namespace grains

@@ -3,6 +3,7 @@
 // names to implementations. Adding a solver = one new file + one registry line.
 #include "grains/solver/quadratic_program.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,6 +36,16 @@ struct SolveReport {
   int outer_iterations = 0;
 };
 
+/// Where a solve stops: once the contacts' natural residuals at `quantile`
+/// are at most `target` and every contact's at most `worst_limit`. With
+/// quantile 1 that is the natural residual at most `target` (worst_limit is
+/// then `target` as well).
+struct StopRule {
+  double target = 0.0;
+  double quantile = 1.0;
+  double worst_limit = 0.0;
+};
+
 /// Called by a solver after each iteration with the current iterate (the
 /// solver's own counting of iterations). Used by the solver laboratory to
 /// record histories; a solver must not depend on it.
@@ -56,9 +67,24 @@ class Solver {
   virtual void setToleranceScale(double scale) { tolerance_scale_ = scale; }
   double toleranceScale() const { return tolerance_scale_; }
 
+  /// The following solves stop once the `quantile` of the contacts'
+  /// residuals meets the scaled tolerance and every contact the configured
+  /// one (1: the worst contact meets the scaled tolerance). The time stepper
+  /// sets it near rest (rest_tolerance.hpp, bulk_stop) for the solvers that
+  /// support it; the others throw for a quantile below 1.
+  virtual bool supportsStopQuantile() const { return false; }
+  void setStopQuantile(double quantile);
+  double stopQuantile() const { return stop_quantile_; }
+
  protected:
   /// The residual this solve stops at.
   double scaledTolerance(double configured) const { return configured * tolerance_scale_; }
+  /// The stop of this solve, for a configured tolerance.
+  StopRule stopRule(double configured) const {
+    const double target = scaledTolerance(configured);
+    return stop_quantile_ < 1.0 ? StopRule{target, stop_quantile_, std::max(configured, target)}
+                                : StopRule{target, 1.0, target};
+  }
   bool observing() const { return static_cast<bool>(observer_); }
   void observe(int iteration, const Vector& gamma) const {
     if (observer_) observer_(iteration, gamma);
@@ -67,6 +93,7 @@ class Solver {
  private:
   IterationObserver observer_;
   double tolerance_scale_ = 1.0;
+  double stop_quantile_ = 1.0;
 };
 
 struct SolverOptionSpec {

@@ -143,6 +143,21 @@ TEST(ConfigErrors, RestToleranceFactorsAreFractions) {
                  {"solver.rest_quantile_limit = 0.5", ">= 1"});
 }
 
+TEST(ConfigErrors, BulkStopNeedsASolverThatStopsThere) {
+  const std::string rest = "rest_reduction: 0.3, rest_floor: 0.001, ";
+  expectContains(errorOf(std::string(kValid) + "solver: {name: jacobi, " + rest +
+                         "rest_quantile: 0.99, rest_bulk_stop: true}\n"),
+                 {"solver.rest_bulk_stop = true", "jacobi", "worst contact"});
+  // Without a quantile below 1, or with the rest tolerance off, the bulk
+  // stop is the stop at the worst contact: any solver takes it.
+  EXPECT_NO_THROW(loadConfigString(std::string(kValid) + "solver: {name: jacobi, " + rest +
+                                       "rest_quantile: 1, rest_bulk_stop: true}\n",
+                                   "a.yaml", "."));
+  EXPECT_NO_THROW(loadConfigString(
+      std::string(kValid) + "solver: {name: jacobi, rest_quantile: 0.99, rest_bulk_stop: true}\n",
+      "a.yaml", "."));
+}
+
 TEST(ConfigErrors, ToleranceInOneUnitOnly) {
   expectContains(errorOf(std::string(kValid) +
                          "solver: {name: apgd, tolerance: 1e-6, velocity_tolerance: 1}\n"),

@@ -242,6 +242,18 @@ TEST(ConfigLoader, EffectiveConfigRoundTrips) {
   EXPECT_DOUBLE_EQ(b.bodies.region.max_corner.x(), 1.0);
 }
 
+TEST(ConfigLoader, BulkStopRoundTrips) {
+  const SimulationConfig a = loadConfigString(
+      std::string(kMinimal) +
+          "solver: {name: apgd, rest_reduction: 0.3, rest_floor: 0.001, rest_quantile: 0.99,\n"
+          "         rest_bulk_stop: true}\n",
+      "a.yaml", ".");
+  EXPECT_TRUE(a.solver.rest.bulk_stop);
+  const SimulationConfig b = loadConfigString(configToYaml(a), "b.yaml", ".");
+  EXPECT_TRUE(b.solver.rest.bulk_stop);
+  EXPECT_DOUBLE_EQ(b.solver.rest.quantile, 0.99);
+}
+
 TEST(ConfigLoader, VelocityToleranceIsTheToleranceOverDt) {
   // dt = 0.01 s: a contact-velocity error of 2 mm/s is a gap error of 20 um.
   const SimulationConfig c = loadConfigString(

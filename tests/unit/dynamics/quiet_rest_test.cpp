@@ -63,6 +63,17 @@ TEST(RestTolerance, TakesTheBulkMissUnlessTheWorstContactIsInMotion) {
   EXPECT_DOUBLE_EQ(rest.scale(3.1e-3, 1e-5, 1e-4), 0.03);
 }
 
+TEST(RestTolerance, StopsAtTheQuantileOnlyWhenTheMissWasTakenThere) {
+  RestTolerance rest = RestTolerance::recommended();
+  rest.quantile = 0.99;
+  EXPECT_EQ(rest.stopQuantile(5e-4, 1e-4), 1.0);  // bulk_stop off
+  rest.bulk_stop = true;
+  EXPECT_EQ(rest.stopQuantile(5e-4, 1e-4), 0.99);
+  EXPECT_EQ(rest.stopQuantile(3.1e-3, 1e-4), 1.0);  // in motion: the worst contact
+  rest.reduction = 1.0;
+  EXPECT_EQ(rest.stopQuantile(5e-4, 1e-4), 1.0);  // rest tolerance off
+}
+
 TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
   // Every step stopped just below the tolerance: one step's errors are the
   // next step's work, and the pile jitters at about tolerance / dt.
@@ -78,6 +89,29 @@ TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
   // A few spheres on the floor roll and spin freely (nothing in a point
   // contact stops them): the bulk of the pile is what comes to rest.
   EXPECT_LT(quiet.upper_quartile_speed, 0.05 * jittery.upper_quartile_speed);
+}
+
+// With the miss taken at the bulk of the contacts, a few changing contacts
+// (floor spheres spinning freely) still make every resting step iterate
+// until they meet the bulk's target. Stopping at the bulk too leaves them at
+// the tolerance: the pile rests as still for fewer iterations per step.
+TEST(QuietRest, StoppingAtTheBulkRestsAsStillForFewerIterations) {
+  RestTolerance at_bulk_miss = RestTolerance::recommended();
+  at_bulk_miss.floor = 0.001;
+  at_bulk_miss.quantile = 0.9;
+  RestTolerance at_bulk_stop = at_bulk_miss;
+  at_bulk_stop.bulk_stop = true;
+  const RestMeasures worst = settleAndMeasure(at_bulk_miss, 800, 100);
+  const RestMeasures bulk = settleAndMeasure(at_bulk_stop, 800, 100);
+  std::cout << "stop at the worst contact: " << worst.iterations_per_step
+            << " it/step, median speed " << worst.median_speed
+            << "; at the bulk: " << bulk.iterations_per_step << " it/step, median speed "
+            << bulk.median_speed << "\n";
+  EXPECT_EQ(worst.unconverged, 0);
+  EXPECT_EQ(bulk.unconverged, 0);
+  EXPECT_LT(bulk.median_speed, 1e-5);
+  EXPECT_LT(bulk.median_speed, worst.median_speed);
+  EXPECT_LT(bulk.iterations_per_step, 0.25 * worst.iterations_per_step);
 }
 
 // Box and cylinder friction reach Coulomb's law through the Tresca fixed
