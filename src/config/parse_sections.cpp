@@ -225,7 +225,7 @@ SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
   // The registry is the final authority on option values.
   bool stops_at_quantile = false;
   try {
-    stops_at_quantile = registry.create(out.name, out.settings)->supportsStopQuantile();
+    stops_at_quantile = registry.create(out.name, out.settings, friction)->supportsStopQuantile();
   } catch (const std::invalid_argument& e) {
     // Name the offending option when the registry's message mentions one.
     std::string path = s.keyPath("options");
@@ -238,8 +238,10 @@ SolverSection parseSolver(MapReader s, FrictionModel friction, double dt) {
     throwPathError(s.context(), s.get("options"), path, e.what());
   }
   if (out.rest.stopsAtBulk() && !stops_at_quantile)
-    s.fail("rest_bulk_stop",
-           "true with solver " + out.name + ", which stops on its worst contact only (use apgd)");
+    s.fail("rest_bulk_stop", "true with solver " + out.name +
+                                 " and contact.friction = " + frictionModelName(friction) +
+                                 ", which stops on its worst contact only (use apgd, with "
+                                 "friction other than box or cylinder)");
   s.finish();
   return out;
 }

@@ -148,6 +148,11 @@ TEST(ConfigErrors, BulkStopNeedsASolverThatStopsThere) {
   expectContains(errorOf(std::string(kValid) + "solver: {name: jacobi, " + rest +
                          "rest_quantile: 0.99, rest_bulk_stop: true}\n"),
                  {"solver.rest_bulk_stop = true", "jacobi", "worst contact"});
+  // apgd under box friction solves through the Tresca fixed point.
+  expectContains(
+      errorOf(std::string(kValid) + "contact: {friction: box, mu: 0.3}\n" +
+              "solver: {name: apgd, " + rest + "rest_quantile: 0.99, rest_bulk_stop: true}\n"),
+      {"solver.rest_bulk_stop = true", "apgd", "box"});
   // Without a quantile below 1, or with the rest tolerance off, the bulk
   // stop is the stop at the worst contact: any solver takes it.
   EXPECT_NO_THROW(loadConfigString(std::string(kValid) + "solver: {name: jacobi, " + rest +

@@ -114,6 +114,23 @@ TEST(QuietRest, StoppingAtTheBulkRestsAsStillForFewerIterations) {
   EXPECT_LT(bulk.iterations_per_step, 0.25 * worst.iterations_per_step);
 }
 
+TEST(QuietRest, ABulkStopNeedsASolverThatStopsAtAQuantile) {
+  StepperSettings settings;
+  settings.rest = RestTolerance::recommended();
+  settings.rest.quantile = 0.9;
+  settings.rest.bulk_stop = true;
+  auto apgd = [](FrictionModel model) {
+    return SolverRegistry::instance().create("apgd", SolverSettings{}, model);
+  };
+  settings.assembly.friction = FrictionModel::Coulomb;
+  EXPECT_NO_THROW(TimeStepper(settings, {}, apgd(FrictionModel::Coulomb)));
+  // Box friction: apgd inside the Tresca fixed point, which stops on its outer loop.
+  settings.assembly.friction = FrictionModel::Box;
+  EXPECT_THROW(TimeStepper(settings, {}, apgd(FrictionModel::Box)), std::invalid_argument);
+  settings.rest.quantile = 1.0;  // the bulk stop is then the stop at the worst contact
+  EXPECT_NO_THROW(TimeStepper(settings, {}, apgd(FrictionModel::Box)));
+}
+
 // Box and cylinder friction reach Coulomb's law through the Tresca fixed
 // point, whose bounds come from the warm start: the rest tolerance measures
 // (and projects) the warm start against those bounds, and the pile comes to
