@@ -91,6 +91,7 @@ StepReport combineSubsteps(const StepReport& first, const StepReport& second) {
   out.max_constraint_overlap =
       std::max(first.max_constraint_overlap, second.max_constraint_overlap);
   out.recursions += first.recursions;
+  out.first_solve_iterations += first.first_solve_iterations;
   out.relcp_added += first.relcp_added;
   out.divisions += first.divisions;
   out.thin_wall_crossings.count += first.thin_wall_crossings.count;

@@ -122,6 +122,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   clock.lap(report.time_assemble);
   const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
   report.solve = solveWarmStarted(system, gamma);
+  report.first_solve_iterations = report.solve.iterations;
   clock.lap(report.time_solve);
 
   // The configuration the step reaches, seen by this rank (owned + ghosts).

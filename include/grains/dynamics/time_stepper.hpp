@@ -70,6 +70,9 @@ struct StepReport {
   /// restricted to constrained pairs).
   double max_constraint_overlap = 0.0;
   int recursions = 1;           ///< LCP solves this step (ReLCP recursions)
+  /// Solver iterations of the step's first solve; solve.iterations less
+  /// this is what ReLCP's re-solves took.
+  int first_solve_iterations = 0;
   long relcp_added = 0;         ///< constraints appended by ReLCP this step
   long divisions = 0;           ///< cells that divided at the end of this step
   bool relcp_resolved = true;   ///< false: stopped at max_recursions with overlaps left

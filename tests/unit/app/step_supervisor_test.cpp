@@ -82,7 +82,9 @@ TEST(StepSupervisor, SubstepReportsAccumulateWorkAndKeepTheLastState) {
   a.time_solve = 0.5;
   a.bodies = 100;
   a.kinetic_energy = 3.0;
+  a.first_solve_iterations = 6;
   b.solve.iterations = 7;
+  b.first_solve_iterations = 4;
   b.solve.converged = false;
   b.solve.residual = 1e-5;
   b.max_overlap = 1e-3;
@@ -91,6 +93,7 @@ TEST(StepSupervisor, SubstepReportsAccumulateWorkAndKeepTheLastState) {
   b.kinetic_energy = 2.0;
   const StepReport c = combineSubsteps(a, b);
   EXPECT_EQ(c.solve.iterations, 17);
+  EXPECT_EQ(c.first_solve_iterations, 10);
   EXPECT_FALSE(c.solve.converged);
   EXPECT_DOUBLE_EQ(c.solve.residual, 1e-5);
   EXPECT_DOUBLE_EQ(c.max_overlap, 2e-3);

@@ -119,6 +119,9 @@ TEST(Relcp, LargeStepSingleConstraintSinksReLcpDoesNot) {
   EXPECT_GE(report.recursions, 2);
   EXPECT_GE(report.relcp_added, 1);
   EXPECT_LT(report.max_true_overlap, 1e-6);
+  // The re-solve with the added constraint iterates on top of the first solve.
+  EXPECT_GE(report.first_solve_iterations, 1);
+  EXPECT_LT(report.first_solve_iterations, report.solve.iterations);
   // Every constraint of the pair is kept: one from the start, then one per
   // recursion that found an overlap, told apart by the key's sub index.
   const auto& contacts = relcp.lastContacts();
