@@ -69,7 +69,7 @@ struct StepReport {
   /// [m] (multisphere: sub-sphere gaps; single/relcp: as max_true_overlap
   /// restricted to constrained pairs).
   double max_constraint_overlap = 0.0;
-  int recursions = 1;           ///< LCP solves this step (ReLCP recursions)
+  int recursions = 1;  ///< LCP solves this step (ReLCP recursions)
   /// Solver iterations of the step's first solve; solve.iterations less
   /// this is what ReLCP's re-solves took.
   int first_solve_iterations = 0;
