@@ -55,6 +55,7 @@ struct PgsOptions {
   int check_every;
   bool split_mass;
   bool metric;
+  int order;  ///< 0 constraint order, 1 reversed, 2 alternating directions
 };
 
 class PgsSolver final : public Solver {
@@ -64,7 +65,8 @@ class PgsSolver final : public Solver {
         options_{solverOption(settings_, "omega"),
                  std::max(1, static_cast<int>(solverOption(settings_, "check_every"))),
                  solverOption(settings_, "split_mass") != 0.0,
-                 solverOption(settings_, "metric") != 0.0} {}
+                 solverOption(settings_, "metric") != 0.0,
+                 static_cast<int>(solverOption(settings_, "order"))} {}
   std::string name() const override { return "pgs"; }
   SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
 
@@ -82,6 +84,7 @@ class PgsRun {
       : qp_(qp),
         gamma_(gamma),
         omega_(options.omega),
+        order_(options.order),
         sweep_(qp, gamma, "pgs", options.split_mass),
         n_rows_(sweep_.localRows()),
         block_(qp.cones.blockSize()),
@@ -102,13 +105,15 @@ class PgsRun {
 
  private:
   void stepsFromDiagonals();
-  void contactSweep(double* du, double* g);
-  void rowSweep(double* du, double* g);
+  void contactSweep(double* du, double* g, bool backward);
+  void rowSweep(double* du, double* g, bool backward);
   void projectContact(Index c, double* z) const;
 
   const QuadraticProgram& qp_;
   Vector& gamma_;
   const double omega_;
+  const int order_;
+  int sweeps_done_ = 0;
   RowSweep sweep_;
   const Index n_rows_;
   const int block_;
@@ -154,19 +159,23 @@ bool PgsRun::converged(double tol, double* du, const double* g) {
   return residual_.converged(sweep_, qp_.cones, tol, du, g, b_, gamma_);
 }
 
-// One Gauss-Seidel sweep over this rank's rows (sequential by nature).
+// One Gauss-Seidel sweep over this rank's rows (sequential by nature), in
+// constraint order, reversed, or alternating (symmetric Gauss-Seidel).
 void PgsRun::sweep(double* du, double* g) {
+  const bool backward = order_ == 1 || (order_ == 2 && sweeps_done_ % 2 == 1);
+  ++sweeps_done_;
   if (blocks_) {
-    contactSweep(du, g);
+    contactSweep(du, g, backward);
   } else {
-    rowSweep(du, g);
+    rowSweep(du, g, backward);
   }
 }
 
 // Friction: the rows of a contact stepped together, then projected onto its
 // cone (Alg. 2.2; the exact cone instead of the box clamp of eq. 36).
-void PgsRun::contactSweep(double* du, double* g) {
-  for (Index c = 0; c < contacts_; ++c) {
+void PgsRun::contactSweep(double* du, double* g, bool backward) {
+  for (Index k_c = 0; k_c < contacts_; ++k_c) {
+    const Index c = backward ? contacts_ - 1 - k_c : k_c;
     const Index i0 = block_ * c;
     double z[kMaxBlockSize];
     for (int k = 0; k < block_; ++k) {
@@ -180,8 +189,9 @@ void PgsRun::contactSweep(double* du, double* g) {
 }
 
 // Frictionless: gamma_i <- max(0, gamma_i - omega r_i / d_ii) (Alg. 2.1 lines 10-12).
-void PgsRun::rowSweep(double* du, double* g) {
-  for (Index i = 0; i < n_rows_; ++i) {
+void PgsRun::rowSweep(double* du, double* g, bool backward) {
+  for (Index k_i = 0; k_i < n_rows_; ++k_i) {
+    const Index i = backward ? n_rows_ - 1 - k_i : k_i;
     const double r = sweep_.residual(i, du, g, b_);
     sweep_.setRow(i, std::max(0.0, g[i] - step_[static_cast<std::size_t>(i)] * r), du, g);
   }

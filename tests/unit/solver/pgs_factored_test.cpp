@@ -125,6 +125,47 @@ TEST(PgsFactored, MetricStepReachesTheCoulombOptimum) {
   }
 }
 
+// A column of K unit masses resting on the floor, frictionless, bottom
+// contact first (the order of a layered pile's contact keys): contact 0
+// joins the floor and body 0, contact i bodies i-1 and i. With every body
+// falling at unit speed (b_0 = -1, b_i = 0) the optimum stops all of them:
+// contact i carries the K - i bodies above it. Gauss-Seidel needs O(K^2)
+// sweeps on such a chain in any order, and each order takes its own path
+// there: bottom-up, the first sweep already puts 2^-i on contact i; top-down,
+// only the floor contact moves. Every order reaches the same optimum.
+TEST(PgsFactored, EverySweepOrderReachesTheRestingColumn) {
+  const int k = 8;
+  test::DenseFactored p;
+  p.Dt = Eigen::MatrixXd::Zero(k, 6 * k);
+  BodyMobility unit;
+  unit.inverse_mass = 1.0;
+  unit.inverse_inertia = Mat3::Identity();
+  for (int i = 0; i < k; ++i) {
+    p.mobility.push_back(unit);
+    p.Dt(i, 6 * i + 2) = 1.0;                    // pushes body i up
+    if (i > 0) p.Dt(i, 6 * (i - 1) + 2) = -1.0;  // and body i - 1 down
+  }
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(k);
+  b[0] = -1.0;
+  const QuadraticProgram qp = test::makeQp(p, b, FrictionModel::Frictionless);
+  Eigen::VectorXd expected(k);
+  for (int i = 0; i < k; ++i) expected[i] = k - i;
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(k);
+
+  std::vector<int> sweeps;
+  for (double order : {0.0, 1.0, 2.0}) {
+    SCOPED_TRACE(order);
+    const test::RunResult r = test::run("pgs", qp, zero, 1e-12, 100000, {{"order", order}});
+    EXPECT_TRUE(r.report.converged);
+    EXPECT_LE((r.gamma - expected).cwiseAbs().maxCoeff(), 1e-10);
+    sweeps.push_back(r.report.iterations);
+  }
+  EXPECT_GT(sweeps[0], k);  // no order solves the chain in a few sweeps
+  EXPECT_NE(sweeps[0], sweeps[1]);
+  EXPECT_NE(sweeps[0], sweeps[2]);
+  EXPECT_NE(sweeps[1], sweeps[2]);
+}
+
 TEST(PgsFactored, RelaxationAndSparseResidualChecks) {
   const QuadraticProgram qp = randomCoulombProblem(23, 4, 6, 1.0, 1e-3, 0.3);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(18);
