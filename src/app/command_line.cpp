@@ -231,7 +231,7 @@ std::unique_ptr<Parser> makeParser(Given& given) {
       "solve",
       "Run one solver on the QP in DIR, print a summary line and optionally write the "
       "per-iteration history (iteration, seconds, objective, residual, active_set, "
-      "complementarity_mean, complementarity_max).");
+      "complementarity_mean, complementarity_max, residual_q50, residual_q99).");
   solve.allow_extras();
   solve.add_option("DIR", given.qp_dir, "A directory written by run --export-qp.")->required();
   solve.add_option("--solver", given.solver, "A registered solver (grains qp solvers).")

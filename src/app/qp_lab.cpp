@@ -3,6 +3,7 @@
 #include "grains/config/config_loader.hpp"
 #include "grains/io/qp_export.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "grains/solver/quadratic_program.hpp"
 
 #include <mpi.h>
 
@@ -19,6 +20,7 @@ namespace {
 
 struct IterationMeasures {
   double objective = 0.0, residual = 0.0, comp_mean = 0.0, comp_max = 0.0;
+  double residual_q50 = 0.0, residual_q99 = 0.0;  ///< the history's spread columns
   long long active = 0;
 };
 
@@ -87,18 +89,21 @@ QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm)
     history.open(*request.history_path);
     if (!history) throw std::runtime_error("cannot write '" + *request.history_path + "'");
     history << "iteration,seconds,objective,residual,active_set,complementarity_mean,"
-               "complementarity_max\n";
+               "complementarity_max,residual_q50,residual_q99\n";
   }
   double start = 0.0;
   double excluded = 0.0;
   auto record = [&](int iteration, const Vector& current) {
     const double now = MPI_Wtime();
-    const IterationMeasures m = measure(qp, current, gradient);
+    IterationMeasures m = measure(qp, current, gradient);
+    // Whether the bulk of the contacts or a few hold the solve back.
+    m.residual_q50 = evaluateResidualSpread(qp, current, 0.5).quantile;
+    m.residual_q99 = evaluateResidualSpread(qp, current, 0.99).quantile;
     if (rank == 0) {
-      char line[256];
-      std::snprintf(line, sizeof line, "%d,%.9g,%.17g,%.9g,%lld,%.9g,%.9g\n", iteration,
+      char line[320];
+      std::snprintf(line, sizeof line, "%d,%.9g,%.17g,%.9g,%lld,%.9g,%.9g,%.9g,%.9g\n", iteration,
                     now - start - excluded, m.objective, m.residual, m.active, m.comp_mean,
-                    m.comp_max);
+                    m.comp_max, m.residual_q50, m.residual_q99);
       history << line;
     }
     excluded += MPI_Wtime() - now;

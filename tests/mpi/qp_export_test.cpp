@@ -3,6 +3,7 @@
 // cones and the solution must come back exactly, and the factored form read
 // back must reproduce A (so row-wise solvers work on stored problems).
 #include "grains/io/qp_export.hpp"
+#include "grains/app/qp_lab.hpp"
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
 #include "grains/parallel/body_domain.hpp"
@@ -11,8 +12,11 @@
 #include <gtest/gtest.h>
 #include <Tpetra_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace grains {
 namespace {
@@ -108,6 +112,72 @@ TEST(QpExport, RoundTripPreservesTheProblem) {
     EXPECT_NEAR(on_file.objective, in_memory.objective,
                 1e-7 * (1.0 + std::abs(in_memory.objective)));
   }
+}
+
+// `grains qp solve --history`: every row carries the median and the 99th
+// percentile of the contacts' residuals next to the worst one; they are
+// ordered, they part from the worst contact on the way, and the last row is
+// the returned iterate's.
+TEST(QpLab, HistoryRecordsTheSpreadOfTheResidual) {
+  auto comm = Tpetra::getDefaultComm();
+  const auto tmp = std::filesystem::temp_directory_path();
+  const std::string tag = "_np" + std::to_string(comm->getSize());
+  const std::string dir = (tmp / ("grains_qp_lab_history" + tag)).string();
+  const std::string csv = (tmp / ("grains_qp_lab_history" + tag + ".csv")).string();
+  BodyDomain domain(comm, pileOfRank(comm->getRank(), comm->getSize()), ParallelSection{});
+  domain.refreshGhosts(0.1);
+  const std::vector<Wall> walls = {Wall::plane(Vec3::Zero(), Vec3::UnitZ(), "floor")};
+  const auto contacts = detectContacts(domain, walls, DetectionSettings{0.05, 0.4});
+  AssemblySettings settings;
+  settings.dt = 0.01;
+  settings.friction = FrictionModel::Coulomb;
+  settings.motion.gravity = Vec3(0, 0, -9.81);
+  const ContactSystem system = assembleContactSystem(domain, contacts, settings);
+  Vector zero(system.constraint_map, true);
+  if (comm->getRank() == 0) std::filesystem::remove_all(dir);
+  comm->barrier();
+  exportQp(dir, system, zero, zero, QpExportInfo{});
+
+  QpSolveRequest request;
+  request.dir = dir;
+  request.solver = "apgd";
+  request.tolerance = 1e-8;
+  request.max_iterations = 20000;
+  request.history_path = csv;
+  request.history_every = 5;
+  const QpLabResult result = runQpLab(request, comm);
+  ASSERT_TRUE(result.report.converged) << result.report.residual;
+  if (comm->getRank() != 0) return;
+  std::ifstream in(csv);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line,
+            "iteration,seconds,objective,residual,active_set,complementarity_mean,"
+            "complementarity_max,residual_q50,residual_q99");
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::vector<double> row;
+    for (std::string field; std::getline(fields, field, ',');) row.push_back(std::stod(field));
+    ASSERT_EQ(row.size(), 9u) << line;
+    rows.push_back(row);
+  }
+  ASSERT_GT(rows.size(), 3u);
+  for (const auto& row : rows) {
+    const double worst = row[3], q50 = row[7], q99 = row[8];
+    EXPECT_LE(q50, q99) << "iteration " << row[0];
+    EXPECT_LE(q99, worst) << "iteration " << row[0];
+    EXPECT_GE(q50, 0.0);
+  }
+  EXPECT_GT(rows.front()[7], 0.0);
+  // On the way the contacts converge at different rates: the quantiles part
+  // from the worst contact.
+  EXPECT_TRUE(std::any_of(rows.begin(), rows.end(),
+                          [](const std::vector<double>& row) { return row[7] < 0.5 * row[3]; }));
+  EXPECT_EQ(static_cast<int>(rows[1][0]), 5);
+  EXPECT_EQ(static_cast<int>(rows.back()[0]), result.report.iterations);
+  EXPECT_NEAR(rows.back()[3], result.report.residual, 1e-6 * result.report.residual);
+  EXPECT_LE(rows.back()[8], 1e-8);
 }
 
 // A run whose solver reads no rows of D^T assembles no CSR copy of it; the
