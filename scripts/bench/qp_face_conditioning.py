@@ -85,24 +85,24 @@ def diagonal_metric(A, mu):
     return np.stack([s_n, s_t, s_t], 1).ravel(), mu * s_n / s_t
 
 
-def main(path):
-    A, b, mu = read_friction_qp(path, "qp_face_conditioning.py")
-    contacts, n = mu.size, b.size
+def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000):
+    """APGD (Mazhar et al. 2015) in apgd's diagonal metric from gamma = 0, as
+    grains runs it: stops once the natural residual, checked every tenth
+    iteration, is at most relative_tolerance times max(1, largest impulse),
+    or after max_iterations. Returns gamma, A gamma and the iterations."""
+    n = b.size
     s, mu_scaled = diagonal_metric(A, mu)
 
     def step(v):  # S Pi_{S^-1 K}(S^-1 v)
         return s * project(v / s, mu_scaled)
 
-    def residual(x, Ax):
-        return natural_residual(x, Ax + b, mu)
-
-    # APGD (Mazhar et al. 2015) in the diagonal metric, to a tight residual.
     x = np.zeros(n)
     Ax = A @ x
     ones = np.ones(n)
     L = np.linalg.norm(s * (A @ ones)) / np.linalg.norm(ones / s)
     theta, y, Ay = 1.0, x.copy(), Ax.copy()
-    for iteration in range(1, 1000001):
+    xn, Axn = x, Ax  # what max_iterations = 0 returns
+    for iteration in range(1, max_iterations + 1):
         while True:
             xn = step(y - (s * s) * (Ay + b) / L)
             Axn = A @ xn
@@ -110,9 +110,9 @@ def main(path):
             if d @ (Axn - Ay) <= L * np.sum((d / s) ** 2):
                 break
             L *= 2
-        if iteration % 10 == 0 and residual(xn, Axn) <= 1e-10 * max(1.0, np.abs(xn).max()):
-            x, Ax = xn, Axn
-            break
+        if (iteration % 10 == 0
+                and natural_residual(xn, Axn + b, mu) <= relative_tolerance * max(1.0, np.abs(xn).max())):
+            return xn, Axn, iteration
         theta_next = 0.5 * (-theta * theta + theta * np.sqrt(theta * theta + 4))
         beta = theta * (1 - theta) / (theta * theta + theta_next)
         if (Ay + b) @ (xn - x) > 0:
@@ -121,25 +121,46 @@ def main(path):
             y, Ay, theta = xn + beta * (xn - x), Axn + beta * (Axn - Ax), theta_next
         x, Ax = xn, Axn
         L *= 0.9
+    return xn, Axn, max_iterations
+
+
+SEPARATING, STICKING, SLIDING = 0, 1, 2
+KIND_NAMES = ("separating", "sticking", "sliding")
+
+
+def contact_kinds(gamma, mu):
+    """Per contact of a solution: SEPARATING (gamma_n = 0 to 1e-7 of the
+    largest normal impulse), STICKING (strictly inside its cone, or mu = 0)
+    or SLIDING (on the cone's surface)."""
+    g = gamma.reshape(-1, 3)
+    t = np.hypot(g[:, 1], g[:, 2])
+    separating = g[:, 0] <= 1e-7 * np.abs(g[:, 0]).max()
+    sticking = (mu == 0) | (t < mu * g[:, 0] * (1 - 1e-6))
+    return np.where(separating, SEPARATING, np.where(sticking, STICKING, SLIDING))
+
+
+def main(path):
+    A, b, mu = read_friction_qp(path, "qp_face_conditioning.py")
+    contacts, n = mu.size, b.size
+    s, _ = diagonal_metric(A, mu)
+    x, Ax, iteration = apgd_in_metric(A, b, mu)
 
     g = x.reshape(-1, 3)
     gradient = (Ax + b).reshape(-1, 3)
-    largest = np.abs(g[:, 0]).max()
+    kind = contact_kinds(x, mu)
+    kinds = {name: int((kind == k).sum()) for k, name in enumerate(KIND_NAMES)}
     rows, cols, vals, curvature = [], [], [], []
-    kinds = {"separating": 0, "sticking": 0, "sliding": 0}
     free = 0
     for c in range(contacts):
         n_c, u_c, w_c = g[c]
         t = np.hypot(u_c, w_c)
-        if n_c <= 1e-7 * largest:
-            kinds["separating"] += 1
-        elif mu[c] == 0 or t < mu[c] * n_c * (1 - 1e-6):
-            kinds["sticking"] += 1
+        if kind[c] == SEPARATING:
+            continue
+        if kind[c] == STICKING:
             for k in range(3 if mu[c] > 0 else 1):
                 rows.append(3 * c + k), cols.append(free), vals.append(1.0)
                 free += 1
         else:
-            kinds["sliding"] += 1
             tu, tw = u_c / t, w_c / t
             ray = np.array([1.0, mu[c] * tu, mu[c] * tw]) / np.sqrt(1 + mu[c] ** 2)
             for k in range(3):

@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""scripts/bench/qp_slow_contacts.py on a synthetic exported QP whose
+solution is known: A = I on three Coulomb contacts (mu = 0.5), so the optimum
+is the projection of -b onto the cones. -b = (-1, 0, 0) makes the first
+contact separate, (1, 0.1, 0) the second stick, (1, 1, 0) the third slide
+(onto (1.2, 0.6, 0)). From gamma = 0 (0 iterations) the sticking and the
+sliding contact miss (in their normal rows: the cone keeps |t| <= n / 2),
+the separating one does not, and the iterate is 100 % off in gamma and in
+A gamma; after 40 iterations (the reference needs 20) nothing misses.
+usage: qp_slow_contacts_test.py SOURCE_DIR"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
+
+
+def write_qp(path):
+    os.makedirs(path)
+    b = -np.array([-1.0, 0.0, 0.0, 1.0, 0.1, 0.0, 1.0, 1.0, 0.0])
+    scipy.io.mmwrite(os.path.join(path, "A.mtx"), sp.identity(9, format="csr"))
+    scipy.io.mmwrite(os.path.join(path, "b.mtx"), b.reshape(-1, 1))
+    scipy.io.mmwrite(os.path.join(path, "cones.mtx"), np.full((3, 1), 0.5))
+
+
+def run(script, qp, iterations):
+    out = subprocess.run(["/usr/bin/python3", script, qp, str(iterations)], check=True,
+                         capture_output=True, text=True).stdout
+    print(out)
+    kinds = {}
+    for line in out.splitlines():
+        cells = line.split()
+        if len(cells) == 4 and cells[0] in ("separating", "sticking", "sliding"):
+            kinds[cells[0]] = (int(cells[1]), int(cells[2]))
+    tangential = int(re.search(r"mostly in the tangential rows: (\d+)", out).group(1))
+    errors = [float(v) for v in re.findall(r"= ([0-9.e+-]+)", out)]
+    return kinds, tangential, errors
+
+
+def main():
+    script = os.path.join(sys.argv[1], "scripts", "bench", "qp_slow_contacts.py")
+    failures = []
+
+    def expect(what, ok):
+        if not ok:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        qp = os.path.join(tmp, "qp")
+        write_qp(qp)
+        kinds, tangential, errors = run(script, qp, 0)
+        expect(f"kinds and misses at gamma = 0: {kinds}",
+               kinds == {"separating": (1, 0), "sticking": (1, 1), "sliding": (1, 1)})
+        expect(f"tangential misses at gamma = 0: {tangential}", tangential == 0)
+        expect(f"errors at gamma = 0: {errors}",
+               len(errors) == 2 and all(abs(e - 1.0) < 1e-9 for e in errors))
+        kinds, tangential, errors = run(script, qp, 40)
+        expect(f"misses after 40 iterations: {kinds}",
+               all(above == 0 for _, above in kinds.values()) and len(kinds) == 3)
+        expect(f"errors after 40 iterations: {errors}",
+               len(errors) == 2 and all(e < 1e-9 for e in errors))
+    if failures:
+        sys.exit("FAIL:\n  " + "\n  ".join(failures))
+    print("qp_slow_contacts: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
