@@ -38,10 +38,16 @@ def project(x, mu):
     return x.ravel()
 
 
+def residual_rows(gamma, gradient, mu):
+    """|gamma - Pi_K(gamma - gradient)| per contact (one row of three),
+    gradient = A gamma + b."""
+    return np.abs(gamma - project(gamma - gradient, mu)).reshape(-1, 3)
+
+
 def contact_residuals(gamma, gradient, mu):
     """Each contact's share of the natural residual: max over its three rows
     of |gamma - Pi_K(gamma - gradient)|, gradient = A gamma + b."""
-    return np.abs(gamma - project(gamma - gradient, mu)).reshape(-1, 3).max(axis=1)
+    return residual_rows(gamma, gradient, mu).max(axis=1)
 
 
 def natural_residual(gamma, gradient, mu):

@@ -21,8 +21,8 @@ import sys
 
 import numpy as np
 
-from qp_face_conditioning import (KIND_NAMES, apgd_in_metric, contact_kinds, contact_residuals,
-                                  project, read_friction_qp)
+from qp_face_conditioning import (KIND_NAMES, apgd_in_metric, contact_kinds, read_friction_qp,
+                                  residual_rows)
 
 
 def main(path, iterations, tolerance):
@@ -30,8 +30,8 @@ def main(path, iterations, tolerance):
     reference, A_reference, reference_iterations = apgd_in_metric(A, b, mu)
     kind = contact_kinds(reference, mu)
     x, Ax, _ = apgd_in_metric(A, b, mu, relative_tolerance=0.0, max_iterations=iterations)
-    share = contact_residuals(x, Ax + b, mu)
-    rows = np.abs(x - project(x - (Ax + b), mu)).reshape(-1, 3)
+    rows = residual_rows(x, Ax + b, mu)
+    share = rows.max(axis=1)
     missing = share > tolerance
     print(f"{path}: {mu.size} contacts; reference after {reference_iterations} iterations; "
           f"after {iterations}: {int(missing.sum())} contacts above {tolerance:g}")

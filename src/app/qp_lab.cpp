@@ -96,9 +96,10 @@ QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm)
   auto record = [&](int iteration, const Vector& current) {
     const double now = MPI_Wtime();
     IterationMeasures m = measure(qp, current, gradient);
-    // Whether the bulk of the contacts or a few hold the solve back.
-    m.residual_q50 = evaluateResidualSpread(qp, current, 0.5).quantile;
-    m.residual_q99 = evaluateResidualSpread(qp, current, 0.99).quantile;
+    // Whether the bulk of the contacts or a few hold the solve back (from
+    // the gradient measure() left).
+    m.residual_q50 = evaluateResidualSpread(qp, current, gradient, 0.5).quantile;
+    m.residual_q99 = evaluateResidualSpread(qp, current, gradient, 0.99).quantile;
     if (rank == 0) {
       char line[320];
       std::snprintf(line, sizeof line, "%d,%.9g,%.17g,%.9g,%lld,%.9g,%.9g,%.9g,%.9g\n", iteration,

@@ -38,4 +38,10 @@ ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& 
   return solver_detail::naturalResidualSpread(qp.cones, gamma, Ag, qp.b.get(), quantile);
 }
 
+ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
+                                      const Vector& gradient, double quantile) {
+  solver_detail::checkLayout(qp, gamma, "evaluateResidualSpread");
+  return solver_detail::naturalResidualSpread(qp.cones, gamma, gradient, nullptr, quantile);
+}
+
 }  // namespace grains

@@ -24,8 +24,8 @@ struct QpLabResult {
 /// has one row per recorded iteration: iteration, seconds, objective, residual,
 /// active_set, complementarity_mean, complementarity_max, residual_q50,
 /// residual_q99, where seconds is the solver's own time up to that iteration
-/// (the evaluation of these measures, three extra applications of A per row,
-/// is not counted), complementarity is f_i = gamma_i (A gamma + b)_i over all
+/// (the evaluation of these measures, one extra application of A per row, is
+/// not counted), complementarity is f_i = gamma_i (A gamma + b)_i over all
 /// unknowns (mean of f, max of |f|) and residual_qNN the NN % quantile of the
 /// contacts' shares of the natural residual (evaluateResidualSpread).
 QpLabResult runQpLab(const QpSolveRequest& request, const RCP<const Comm>& comm);

@@ -92,5 +92,8 @@ struct ResidualSpread {
 /// application of A).
 ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
                                       double quantile);
+/// Same, reusing a precomputed gradient Ag + b.
+ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
+                                      const Vector& gradient, double quantile);
 
 }  // namespace grains
