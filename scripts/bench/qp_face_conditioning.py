@@ -83,24 +83,35 @@ def read_friction_qp(path, who):
     return A, b, mu
 
 
-def diagonal_metric(A, mu):
+def diagonal_metric(A, mu, tangential_factor=1.0):
     """apgd's metric: per unknown s = diag(A)^-1/2 (normal row alone,
-    tangential rows averaged), and the cones' coefficients in it."""
+    tangential rows averaged), and the cones' coefficients in it. A
+    tangential_factor c other than 1 multiplies the tangential scales by c
+    (c^2 times the tangential step), to try other splits of the same diagonal."""
     diag = A.diagonal().reshape(-1, 3)
-    s_n, s_t = 1 / np.sqrt(diag[:, 0]), 1 / np.sqrt(0.5 * (diag[:, 1] + diag[:, 2]))
+    s_n = 1 / np.sqrt(diag[:, 0])
+    s_t = tangential_factor / np.sqrt(0.5 * (diag[:, 1] + diag[:, 2]))
     return np.stack([s_n, s_t, s_t], 1).ravel(), mu * s_n / s_t
 
 
-def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000):
+def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000,
+                   tangential_factor=1.0, absolute_tolerance=None, check_every=10):
     """APGD (Mazhar et al. 2015) in apgd's diagonal metric from gamma = 0, as
-    grains runs it: stops once the natural residual, checked every tenth
-    iteration, is at most relative_tolerance times max(1, largest impulse),
-    or after max_iterations. Returns gamma, A gamma and the iterations."""
+    grains runs it: stops once the natural residual, checked every
+    check_every-th iteration, is at most relative_tolerance times max(1,
+    largest impulse) (or at most absolute_tolerance, grains' own stop, when
+    given), or after max_iterations. tangential_factor: diagonal_metric's.
+    Returns gamma, A gamma and the iterations."""
     n = b.size
-    s, mu_scaled = diagonal_metric(A, mu)
+    s, mu_scaled = diagonal_metric(A, mu, tangential_factor)
 
     def step(v):  # S Pi_{S^-1 K}(S^-1 v)
         return s * project(v / s, mu_scaled)
+
+    def converged(x, gradient):
+        target = (absolute_tolerance if absolute_tolerance is not None
+                  else relative_tolerance * max(1.0, np.abs(x).max()))
+        return natural_residual(x, gradient, mu) <= target
 
     x = np.zeros(n)
     Ax = A @ x
@@ -116,8 +127,7 @@ def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000):
             if d @ (Axn - Ay) <= L * np.sum((d / s) ** 2):
                 break
             L *= 2
-        if (iteration % 10 == 0
-                and natural_residual(xn, Axn + b, mu) <= relative_tolerance * max(1.0, np.abs(xn).max())):
+        if iteration % check_every == 0 and converged(xn, Axn + b):
             return xn, Axn, iteration
         theta_next = 0.5 * (-theta * theta + theta * np.sqrt(theta * theta + 4))
         beta = theta * (1 - theta) / (theta * theta + theta_next)

@@ -2,13 +2,16 @@
 """Derive a variant of a contact QP written by `grains run --export-qp`.
 
     qp_variant.py SRC DST zero-friction   same QP with every mu set to 0
+    qp_variant.py SRC DST pyramid         same QP and mu on the friction
+                                          pyramid |g_u|, |g_w| <= mu g_n
     qp_variant.py SRC DST normal-only     the normal rows only, as a
                                           frictionless problem (block size 1)
 
 The variants let the solver laboratory (`grains qp solve DST ...`) separate
-what friction costs a solver from what the normal problem costs; see
-docs/performance.md. SRC must hold a three-row-per-contact problem (pyramid
-problems have five rows per contact and are rejected).
+what friction costs a solver from what the normal problem costs, and the
+cone's curvature from friction itself; see docs/performance.md and
+docs/solvers.md. SRC must hold a three-row-per-contact problem
+(`coulomb`, `pyramid` or a frictionless one exported with friction rows).
 """
 import os
 import re
@@ -40,7 +43,7 @@ def set_meta(text, key, value):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in ("zero-friction", "normal-only"):
+    if len(sys.argv) != 4 or sys.argv[3] not in ("zero-friction", "normal-only", "pyramid"):
         sys.exit(__doc__)
     src, dst, variant = sys.argv[1:]
     with open(os.path.join(src, "problem.yaml")) as f:
@@ -55,6 +58,11 @@ def main():
     if variant == "zero-friction":
         shutil.copytree(src, dst)
         write(os.path.join(dst, "cones.mtx"), np.zeros_like(mu))
+        return
+    if variant == "pyramid":
+        shutil.copytree(src, dst)
+        with open(os.path.join(dst, "problem.yaml"), "w") as f:
+            f.write(set_meta(meta, "model", "pyramid"))
         return
 
     # normal-only: keep the rows/columns of the normal unknowns (0, 3, 6, ...).

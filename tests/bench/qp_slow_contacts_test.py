@@ -1,9 +1,7 @@
 #!/usr/bin/python3
-"""scripts/bench/qp_slow_contacts.py on a synthetic exported QP whose
-solution is known: A = I on three Coulomb contacts (mu = 0.5), so the optimum
-is the projection of -b onto the cones. -b = (-1, 0, 0) makes the first
-contact separate, (1, 0.1, 0) the second stick, (1, 1, 0) the third slide
-(onto (1.2, 0.6, 0)). From gamma = 0 (0 iterations) the sticking and the
+"""scripts/bench/qp_slow_contacts.py on the synthetic exported QP of
+synthetic_qp.py, whose solution is known: one separating, one sticking and
+one sliding contact. From gamma = 0 (0 iterations) the sticking and the
 sliding contact miss (in their normal rows: the cone keeps |t| <= n / 2),
 the separating one does not, and the iterate is 100 % off in gamma and in
 A gamma; after 40 iterations (the reference needs 20) nothing misses.
@@ -14,17 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-import scipy.io
-import scipy.sparse as sp
-
-
-def write_qp(path):
-    os.makedirs(path)
-    b = -np.array([-1.0, 0.0, 0.0, 1.0, 0.1, 0.0, 1.0, 1.0, 0.0])
-    scipy.io.mmwrite(os.path.join(path, "A.mtx"), sp.identity(9, format="csr"))
-    scipy.io.mmwrite(os.path.join(path, "b.mtx"), b.reshape(-1, 1))
-    scipy.io.mmwrite(os.path.join(path, "cones.mtx"), np.full((3, 1), 0.5))
+from synthetic_qp import write_three_contact_qp
 
 
 def run(script, qp, iterations):
@@ -51,7 +39,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         qp = os.path.join(tmp, "qp")
-        write_qp(qp)
+        write_three_contact_qp(qp)
         kinds, tangential, errors = run(script, qp, 0)
         expect(f"kinds and misses at gamma = 0: {kinds}",
                kinds == {"separating": (1, 0), "sticking": (1, 1), "sliding": (1, 1)})

@@ -2,7 +2,9 @@
 # scripts/bench/qp_variant.py on a QP exported from the demo: the zero-friction
 # variant and the normal-only (frictionless) variant are the same problem, so
 # APGD and Kucera must reach the same optimum on them, and the Coulomb problem,
-# minimised over a larger set, must reach at most that optimum.
+# minimised over a larger set, must reach at most that optimum; the pyramid
+# variant, whose set holds the Coulomb cone, at most the Coulomb optimum, with
+# APGD and PGS agreeing on it.
 # usage: qp_variant_test.sh SOURCE_DIR GRAINS
 set -euo pipefail
 src=$1
@@ -16,6 +18,8 @@ export OMP_NUM_THREADS=1
 qp=$work/qp/step_150
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/mu0" zero-friction
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only
+/usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/pyramid" pyramid
+grep -q "^model: pyramid$" "$work/pyramid/problem.yaml" || { echo "FAIL: no pyramid model"; exit 1; }
 if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only 2>/dev/null; then
   echo "FAIL: an existing destination was overwritten"; exit 1
 fi
@@ -28,17 +32,23 @@ coulomb=$(objective "$qp" apgd)
 mu0=$(objective "$work/mu0" apgd)
 normal_apgd=$(objective "$work/normal" apgd)
 normal_kucera=$(objective "$work/normal" kucera)
-echo "objectives: coulomb $coulomb, mu=0 $mu0, normal-only apgd $normal_apgd, kucera $normal_kucera"
+pyramid_apgd=$(objective "$work/pyramid" apgd)
+pyramid_pgs=$(objective "$work/pyramid" pgs)
+echo "objectives: coulomb $coulomb, mu=0 $mu0, normal-only apgd $normal_apgd, kucera $normal_kucera," \
+  "pyramid apgd $pyramid_apgd, pgs $pyramid_pgs"
 
-/usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" <<'PY'
+/usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" "$pyramid_apgd" "$pyramid_pgs" <<'PY'
 import sys
-coulomb, mu0, normal_apgd, normal_kucera = map(float, sys.argv[1:])
+coulomb, mu0, normal_apgd, normal_kucera, pyramid_apgd, pyramid_pgs = map(float, sys.argv[1:])
 scale = max(abs(mu0), 1e-30)
 checks = [
     ("the demo step has contacts to solve", mu0 < 0.0),
     ("mu=0 and normal-only agree (apgd)", abs(mu0 - normal_apgd) <= 1e-6 * scale),
     ("normal-only: apgd and kucera agree", abs(normal_apgd - normal_kucera) <= 1e-6 * scale),
     ("friction lowers the optimum", coulomb < mu0 - 1e-6 * scale),
+    ("pyramid: apgd and pgs agree", abs(pyramid_apgd - pyramid_pgs) <= 1e-6 * scale),
+    ("the pyramid holds the cone: its optimum is at most the cone's",
+     pyramid_apgd <= coulomb + 1e-6 * scale),
 ]
 failed = [name for name, ok in checks if not ok]
 for name, ok in checks:
