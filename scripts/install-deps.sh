@@ -7,7 +7,7 @@ PACKAGES=(cmake g++ make pkg-config clang-format trilinos-all-dev libptscotch-de
   libopenmpi-dev openmpi-bin libeigen3-dev libvtk9-dev libyaml-cpp-dev libcli11-dev
   libgtest-dev libhdf5-openmpi-dev hdf5-tools python3-matplotlib python3-vtk9 python3-yaml
   python3-cvxopt python3-numpy python3-scipy
-  xvfb xauth slurm-wlm paraview ffmpeg)
+  xvfb xauth procps slurm-wlm paraview ffmpeg)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
