@@ -10,8 +10,8 @@
 The variants let the solver laboratory (`grains qp solve DST ...`) separate
 what friction costs a solver from what the normal problem costs, and the
 cone's curvature from friction itself; see docs/performance.md and
-docs/solvers.md. SRC must hold a three-row-per-contact problem
-(`coulomb`, `pyramid` or a frictionless one exported with friction rows).
+docs/solvers.md. SRC must hold a problem with three rows per contact
+(Coulomb or pyramid friction).
 """
 import os
 import re

@@ -65,6 +65,9 @@ run_limited() {
   rm -f "$fired"
   setsid "$@" &
   local pid=$!
+  # Interrupted (Ctrl-C, a job's end), end the attempt's session too: it does
+  # not receive the terminal's signals itself.
+  trap 'pkill -TERM -s "$pid" 2>/dev/null; exit 130' INT TERM
   # The watchdog sleeps in the background so that ending it is immediate.
   (
     trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
@@ -76,6 +79,7 @@ run_limited() {
   ) &
   local watchdog=$!
   wait "$pid" || status=$?
+  trap - INT TERM
   kill "$watchdog" 2>/dev/null || true
   wait "$watchdog" 2>/dev/null || true
   if [[ -e $fired ]]; then
