@@ -42,10 +42,9 @@ def main(path, factors, tolerance):
         x, Ax, iterations = apgd_in_metric(counted, b, mu, max_iterations=100000,
                                            tangential_factor=factor,
                                            absolute_tolerance=tolerance, check_every=3)
-        # The operator is applied once at gamma = 0 and once for L_0, as in apgd.
-        applications = counted.products
+        # Counted as apgd counts them: with the product at gamma = 0 and the one for L_0.
         objective = 0.5 * x @ Ax + b @ x
-        print(f"  {factor:6g} {iterations:10d} {applications:12d} {objective:20.12g}")
+        print(f"  {factor:6g} {iterations:10d} {counted.products:12d} {objective:20.12g}")
 
 
 if __name__ == "__main__":

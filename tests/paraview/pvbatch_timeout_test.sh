@@ -7,7 +7,7 @@
 # Needs no ParaView. Usage: pvbatch_timeout_test.sh SOURCE_DIR
 set -uo pipefail
 pvbatch_sh="$1/scripts/paraview/pvbatch.sh"
-work=$(mktemp -d /tmp/grains_pvbatch_timeout.XXXXXX)
+work=$(mktemp -d -t grains_pvbatch_timeout.XXXXXX)
 trap 'pkill -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
 fake="$work/pvbatch"
 cat >"$fake" <<'FAKE'
