@@ -43,6 +43,33 @@ bool parseIndex(const std::string& s, std::size_t& out) {
   throw ConfigError(ctx.source + ": --set " + text + ": " + message);
 }
 
+/// The key with list indices in brackets written as path segments
+/// (walls[0].max is walls.0.max), the form the config's paths use.
+std::string dottedKey(const ParseContext& ctx, const std::string& text, const std::string& key) {
+  std::string out;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (key[i] != '[' && key[i] != ']') {
+      out += key[i];
+      continue;
+    }
+    const std::size_t close = key[i] == '[' ? key.find(']', i) : std::string::npos;
+    std::size_t index = 0;
+    const bool well_formed =
+        close != std::string::npos && !out.empty() && out.back() != '.' &&
+        parseIndex(key.substr(i + 1, close - i - 1), index) &&
+        (close + 1 == key.size() || key[close + 1] == '.' || key[close + 1] == '[');
+    if (!well_formed) {
+      overrideError(ctx, text,
+                    "'" + key +
+                        "': a list index in brackets follows a key and holds digits only "
+                        "(walls[0].max, the same as walls.0.max)");
+    }
+    out += '.' + std::to_string(index);
+    i = close;
+  }
+  return out;
+}
+
 std::string joinPath(const std::string& base, const std::string& segment) {
   return base.empty() ? segment : base + "." + segment;
 }
@@ -63,9 +90,10 @@ YAML::Node sequenceChild(const ParseContext& ctx, const std::string& text, YAML:
 void applyOne(YAML::Node& root, const std::string& text, ParseContext& ctx) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos) overrideError(ctx, text, "expected key.path=value");
-  const std::string key = trim(text.substr(0, eq));
   const std::string value_text = trim(text.substr(eq + 1));
-  if (key.empty() || value_text.empty()) overrideError(ctx, text, "expected key.path=value");
+  if (trim(text.substr(0, eq)).empty() || value_text.empty())
+    overrideError(ctx, text, "expected key.path=value");
+  const std::string key = dottedKey(ctx, text, trim(text.substr(0, eq)));
   const std::vector<std::string> segments = splitPath(key);
   for (const auto& s : segments) {
     if (s.empty()) overrideError(ctx, text, "empty segment in key path '" + key + "'");

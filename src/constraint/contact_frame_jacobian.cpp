@@ -76,14 +76,12 @@ ContactFrameJacobian::ContactFrameJacobian(int rows_per_contact, std::vector<int
               [key](int x, int y) { return key[x >> 1] < key[y >> 1]; });
   }
   const auto n = static_cast<Index>(nincidences);
-  const double* frame_values = frames_.data();
+  const double* contact_arms = frames_.data() + armsAt(block_, ncontacts, 0);
   double* arms = incidence_arm_.data();
-  const Index stride = frameStride(block_);
-  const Index arm_offset = 3 * block_;
 #pragma omp parallel for schedule(static)
   for (Index slot = 0; slot < n; ++slot) {
     const int code = incidence[slot];
-    const double* arm = frame_values + (code >> 1) * stride + arm_offset + 3 * (code & 1);
+    const double* arm = contact_arms + 6 * static_cast<Index>(code >> 1) + 3 * (code & 1);
     for (int k = 0; k < 3; ++k) arms[3 * slot + k] = arm[k];
   }
 }
@@ -94,12 +92,11 @@ void ContactFrameJacobian::formForces(const double* x) const {
   // rolling the pure torque of the angular rows, tau = sum direction * impulse.
   const auto ncontacts = static_cast<Index>(contacts());
   double* force = force_.data();
-  const double* frames = frames_.data();
-  const Index stride = frameStride(block_);
+  const double* directions = frames_.data();
   const int block = block_;
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < ncontacts; ++c) {
-    const double* t = frames + c * stride;
+    const double* t = directions + c * 3 * block;
     double* out = force + (block == 6 ? 6 : 3) * c;
     if (block == 6) {
       const double* xc = x + 6 * c;
@@ -210,19 +207,20 @@ namespace {
 template <int Block>
 void contactRates(Index ncontacts, const int* bodies, const double* frames, const double* w,
                   double alpha, const double* x, double reg, double beta, double* y) {
-  constexpr Index stride = 3 * Block + 6;
+  const double* arms =
+      frames + ContactFrameJacobian::armsAt(Block, static_cast<std::size_t>(ncontacts), 0);
 #pragma omp parallel for schedule(static)
   for (Index c = 0; c < ncontacts; ++c) {
-    const double* t = frames + c * stride;
+    const double* t = frames + c * 3 * Block;
     // Relative velocity of the contact points, v_b - v_a with v = u + w x r.
-    const double* rb = t + 3 * Block + 3;
+    const double* ra = arms + 6 * c;
+    const double* rb = ra + 3;
     const double* wb = w + 6 * static_cast<Index>(bodies[2 * c + 1]);
     double v0 = wb[0] + wb[4] * rb[2] - wb[5] * rb[1];
     double v1 = wb[1] + wb[5] * rb[0] - wb[3] * rb[2];
     double v2 = wb[2] + wb[3] * rb[1] - wb[4] * rb[0];
     const int a = bodies[2 * c];
     if (a >= 0) {
-      const double* ra = t + 3 * Block;
       const double* wa = w + 6 * static_cast<Index>(a);
       v0 -= wa[0] + wa[4] * ra[2] - wa[5] * ra[1];
       v1 -= wa[1] + wa[5] * ra[0] - wa[3] * ra[2];

@@ -120,9 +120,9 @@ using Values = CrsMatrix::local_matrix_device_type::values_type;
 /// are sorted and free of duplicates as Tpetra's local format requires.
 struct JacobianArrays {
   JacobianArrays(const std::vector<Contact>& contacts, int block, bool with_csr) : csr(with_csr) {
-    stride = static_cast<std::size_t>(ContactFrameJacobian::frameStride(block));
     frame_bodies.resize(2 * contacts.size());
-    frames.resize(stride * contacts.size());
+    frames.resize(static_cast<std::size_t>(ContactFrameJacobian::frameStride(block)) *
+                  contacts.size());
     if (!csr) return;
     const std::size_t nrows = contacts.size() * static_cast<std::size_t>(block);
     row_start.resize(nrows + 1);
@@ -145,7 +145,6 @@ struct JacobianArrays {
   bool csr;
   std::vector<int> row_start;  ///< first block of each row
   std::size_t nblocks = 0;
-  std::size_t stride = 0;  ///< doubles per contact frame
   std::vector<int> frame_bodies;
   std::vector<double> frames;
   RowPointers csr_start;
@@ -223,16 +222,18 @@ class ContactRowWriter {
     const ContactGeometry& g = c.geometry;
     jacobian_.frame_bodies[2 * ci] = col_a;
     jacobian_.frame_bodies[2 * ci + 1] = col_b;
-    double* frame = jacobian_.frames.data() + jacobian_.stride * ci;
+    double* frame = jacobian_.frames.data() + ContactFrameJacobian::directionsAt(block_, ci);
     for (int r = 0; r < block_; ++r)
       for (int k = 0; k < 3; ++k) frame[3 * r + k] = directions[r][k];
+    double* arms =
+        jacobian_.frames.data() + ContactFrameJacobian::armsAt(block_, contacts_.size(), ci);
     const Vec3 arm_b = g.point_b - bodies_[static_cast<std::size_t>(c.body_b)].position;
     const Vec3 arm_a = col_a >= 0
                            ? Vec3(g.point_a - bodies_[static_cast<std::size_t>(c.body_a)].position)
                            : Vec3::Zero();
     for (int k = 0; k < 3; ++k) {
-      frame[3 * block_ + k] = arm_a[k];
-      frame[3 * block_ + 3 + k] = arm_b[k];
+      arms[k] = arm_a[k];
+      arms[3 + k] = arm_b[k];
     }
   }
 
@@ -298,14 +299,15 @@ std::vector<double> diagonalFromFrames(const JacobianArrays& jacobian, int block
   const auto rows = static_cast<std::size_t>(block);
   std::vector<double> diagonal(contacts * rows);
   parallelFor(contacts, [&](std::size_t ci) {
-    const double* frame = jacobian.frames.data() + jacobian.stride * ci;
+    const double* frame = jacobian.frames.data() + ContactFrameJacobian::directionsAt(block, ci);
+    const double* arms = jacobian.frames.data() + ContactFrameJacobian::armsAt(block, contacts, ci);
     const int col_a = jacobian.frame_bodies[2 * ci], col_b = jacobian.frame_bodies[2 * ci + 1];
     for (std::size_t r = 0; r < rows; ++r) {
       const Vec3 direction(frame[3 * r], frame[3 * r + 1], frame[3 * r + 2]);
       // Per side (a with -, b with +) the row's 6 entries for that body.
       double entries[2][6];
       for (int side = 0; side < 2; ++side) {
-        const double* arm = frame + 3 * rows + 3 * static_cast<std::size_t>(side);
+        const double* arm = arms + 3 * side;
         const Vec3 angular = r >= 3 ? direction : Vec3(arm[0], arm[1], arm[2]).cross(direction);
         const double sign = side == 0 ? -1.0 : 1.0;
         for (int k = 0; k < 3; ++k) {

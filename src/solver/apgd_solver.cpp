@@ -17,6 +17,8 @@
 // objective values). A y_{k+1} is obtained by linearity from A x_{k+1} and
 // A x_k, so an iteration costs one A-apply per backtracking trial; a converged
 // solve reports the measures of its last iterate from the A x it already has.
+// y and A y are never stored: the step and the backtracking sums form them
+// from x_{k+1}, x_k and their images where they read them.
 // Beyond the paper (docs/solvers.md): option preconditioned runs the method
 // in the diagonal metric of diagonal_metric.hpp, and check_every evaluates
 // the natural residual (a second projection of every contact) only every
@@ -58,20 +60,42 @@ class ApgdSolver final : public Solver {
   int check_every_;
 };
 
+// Lipschitz estimate L_0 = ||A(x_0 - 1)||_2 / ||x_0 - 1||_2 (in the metric
+// when there is one), guarded for x_0 = 1 and for (x_0 - 1) in the null space
+// of A; one application of A, into the work vectors d and Ad.
+double initialLipschitz(const QuadraticProgram& qp, const DiagonalMetric* metric, const Vector& x,
+                        Vector& d, Vector& Ad) {
+  d.putScalar(1.0);
+  d.update(1.0, x, -1.0);
+  qp.A->apply(d, Ad);
+  double L = 0.0;
+  if (metric) {
+    L = scaledLipschitzEstimate(*metric, d, Ad);
+  } else {
+    const double denominator = reproducibleNorm2(d);
+    L = denominator > 0.0 ? reproducibleNorm2(Ad) / denominator : 0.0;
+  }
+  return L > 0.0 && std::isfinite(L) ? L : 1.0;
+}
+
 SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   checkLayout(qp, gamma, "apgd");
   const StopRule stop = stopRule(settings_.tolerance);
   const double tol = stop.target;
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
-  // Work vectors, allocated once per solve. x_k lives in gamma's storage or in
-  // `other`; the pointers are swapped instead of copying.
-  Vector other(map, false), Ax_a(map, false), Ax_b(map, false), y(map, false), Ay(map, false),
-      best(map, false);
+  // Work vectors, allocated once per solve. The iterates x_k, x_{k-1} and the
+  // next trial, and their images under A, rotate through three vectors each
+  // (x_k starts in gamma's storage); the extrapolated point y_k is never
+  // stored (extrapolated_point.hpp).
+  Vector store_a(map, false), store_b(map, false), A_a(map, false), A_b(map, false),
+      A_c(map, false), best(map, false);
   Vector* x = &gamma;
-  Vector* xn = &other;
-  Vector* Ax = &Ax_a;
-  Vector* Axn = &Ax_b;
+  Vector* z = &store_a;
+  Vector* xn = &store_b;
+  Vector* Ax = &A_a;
+  Vector* Az = &A_b;
+  Vector* Axn = &A_c;
 
   qp.cones.project(gamma);  // warm start onto K
   qp.A->apply(*x, *Ax);
@@ -87,44 +111,32 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   // With the diagonal metric the method runs on S A S (diagonal_metric.hpp):
   // only the projected step and the length in the backtracking test change.
   const DiagonalMetric metric = preconditioned_ ? diagonalMetric(qp) : DiagonalMetric{};
-  auto step = [&](const Vector& from, const Vector& A_from, double alpha, Vector& to) {
+  auto step = [&](const Extrapolation& from, double alpha, Vector& to) {
     if (preconditioned_) {
-      scaledProjectedStep(metric, from, A_from, b, alpha, to);
+      scaledProjectedStep(metric, from, b, alpha, to);
     } else {
-      projectedStep(qp.cones, from, A_from, b, alpha, to);
+      projectedStep(qp.cones, from, b, alpha, to);
     }
   };
 
-  // Lipschitz estimate L_0 = ||A(x_0 - 1)||_2 / ||x_0 - 1||_2 (in the metric),
-  // guarded for x_0 = 1 and for (x_0 - 1) in the null space of A.
-  xn->putScalar(1.0);
-  xn->update(1.0, *x, -1.0);
-  qp.A->apply(*xn, *Axn);
+  double L = initialLipschitz(qp, preconditioned_ ? &metric : nullptr, *x, *xn, *Axn);
   ++applies;
-  double L = 0.0;
-  if (preconditioned_) {
-    L = scaledLipschitzEstimate(metric, *xn, *Axn);
-  } else {
-    const double denominator = reproducibleNorm2(*xn);
-    L = denominator > 0.0 ? reproducibleNorm2(*Axn) / denominator : 0.0;
-  }
-  if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
 
   double theta = 1.0;
-  Tpetra::deep_copy(y, *x);
-  Tpetra::deep_copy(Ay, *Ax);
+  double beta = 0.0;  // y_k = x_k at the start and after a restart
   while (iterations < settings_.max_iterations) {
     ++iterations;
+    const Extrapolation y{x, Ax, z, Az, beta};
     // Backtracking, bounded by max_backtracks; after the last doubling the step is
     // accepted as is (it is still a feasible projected step).
     TrialStep trial_step;
     bool certain = true;
     auto sums = [&](bool reproducible) {
-      return trialStep(*xn, y, *Axn, Ay, preconditioned_ ? metric.inverse.data() : nullptr, b, *x,
+      return trialStep(*xn, *Axn, y, preconditioned_ ? metric.inverse.data() : nullptr, b,
                        reproducible);
     };
     for (int trial = 0;; ++trial) {
-      step(y, Ay, 1.0 / L, *xn);
+      step(y, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
       ++applies;
       trial_step = sums(false);
@@ -155,17 +167,19 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
       Tpetra::deep_copy(best, *xn);
     }
 
-    const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
-    const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
+    // y_{k+1} = x_{k+1} + beta (x_{k+1} - x_k), or x_{k+1} after a restart;
+    // then x_{k+1} becomes x_k and x_k's vectors take the next trial.
     if (restart) {
-      Tpetra::deep_copy(y, *xn);
-      Tpetra::deep_copy(Ay, *Axn);
+      beta = 0.0;
       theta = 1.0;
     } else {
-      extrapolatePair(beta, *xn, *x, *Axn, *Ax, y, Ay);
+      const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
+      beta = theta * (1.0 - theta) / (theta * theta + theta_next);
       theta = theta_next;
     }
+    std::swap(z, x);
     std::swap(x, xn);
+    std::swap(Az, Ax);
     std::swap(Ax, Axn);
     L *= shrink_;
   }

@@ -37,25 +37,28 @@ inline void projectContactAs(const ConeSet& set, std::size_t c, double* z) {
   }
 }
 
-/// out = Pi_K(x - alpha (Ax + b)) per contact in one pass (b may be null);
+/// out = Pi_K(y - alpha (Ay + b)) per contact in one pass (b may be null), y
+/// and A y read through `from` (extrapolated_point.hpp);
 /// Scaled: with scale s and inverse 1/s per unknown, the step in the diagonal
-/// metric, out = S Pi_{S^-1 K}(S^-1 x - alpha S (Ax + b)), the cones then
+/// metric, out = S Pi_{S^-1 K}(S^-1 y - alpha S (Ay + b)), the cones then
 /// being the already rescaled set (diagonal_metric.hpp).
-template <ProjectionKind Kind, bool Scaled>
-void projectedStepLoop(const ConeSet& cones, const double* px, const double* pAx, const double* pb,
-                       double alpha, const double* scale, const double* inverse, double* po) {
+template <ProjectionKind Kind, bool Scaled, typename Entries>
+void projectedStepLoop(const ConeSet& cones, Entries from, const double* pb, double alpha,
+                       const double* scale, const double* inverse, double* po) {
   constexpr int block = kindBlockSize<Kind>();
   const auto contacts = static_cast<long long>(cones.localContacts());
-#pragma omp parallel for schedule(static)
+  // `from` private to each thread: a shared copy would be read through a
+  // pointer, and every store to po could then alias its coefficients.
+#pragma omp parallel for schedule(static) firstprivate(from)
   for (long long c = 0; c < contacts; ++c) {
     double z[block];
     for (int k = 0; k < block; ++k) {
       const long long i = block * c + k;
-      const double gradient = pAx[i] + (pb ? pb[i] : 0.0);
+      const double gradient = from.Ay(i) + (pb ? pb[i] : 0.0);
       if constexpr (Scaled) {
-        z[k] = px[i] * inverse[i] - alpha * scale[i] * gradient;
+        z[k] = from.y(i) * inverse[i] - alpha * scale[i] * gradient;
       } else {
-        z[k] = px[i] - alpha * gradient;
+        z[k] = from.y(i) - alpha * gradient;
       }
     }
     projectContactAs<Kind>(cones, static_cast<std::size_t>(c), z);

@@ -86,14 +86,19 @@ DiagonalMetric diagonalMetric(const ConeSet& cones, const std::vector<double>& d
 
 void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Vector& Ax,
                          const Vector* b, double alpha, Vector& out) {
-  const double* px = readOnly(x);
-  const double* pAx = readOnly(Ax);
+  scaledProjectedStep(metric, Extrapolation{&x, &Ax}, b, alpha, out);
+}
+
+void scaledProjectedStep(const DiagonalMetric& metric, const Extrapolation& from, const Vector* b,
+                         double alpha, Vector& out) {
   const double* pb = b ? readOnly(*b) : nullptr;
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
   metric.cones.requireBounds("projected step");
-  withProjectionKind(metric.cones, [&](auto kind) {
-    projectedStepLoop<decltype(kind)::value, true>(metric.cones, px, pAx, pb, alpha,
-                                                   metric.scale.data(), metric.inverse.data(), po);
+  withExtrapolatedEntries(from, [&](const auto& entries) {
+    withProjectionKind(metric.cones, [&](auto kind) {
+      projectedStepLoop<decltype(kind)::value, true>(
+          metric.cones, entries, pb, alpha, metric.scale.data(), metric.inverse.data(), po);
+    });
   });
 }
 

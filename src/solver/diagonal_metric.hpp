@@ -15,6 +15,7 @@
 // are. Normal and tangential rows of a sphere contact differ by 1 : 3.5 in
 // diag(A) (r^2 / I = 2.5 / m), wall and pair contacts by 1 : 2; the metric
 // takes both out of the conditioning.
+#include "extrapolated_point.hpp"
 #include "grains/solver/quadratic_program.hpp"
 
 #include <vector>
@@ -39,6 +40,9 @@ DiagonalMetric diagonalMetric(const ConeSet& cones, const std::vector<double>& d
 /// out = S Pi_{S^-1 K}(S^-1 (x - alpha S^2 (Ax + b))), local entries only.
 void scaledProjectedStep(const DiagonalMetric& metric, const Vector& x, const Vector& Ax,
                          const Vector* b, double alpha, Vector& out);
+/// The same from the implicit point y of `from` (extrapolated_point.hpp).
+void scaledProjectedStep(const DiagonalMetric& metric, const Extrapolation& from, const Vector* b,
+                         double alpha, Vector& out);
 
 /// |S A d| / |S^-1 d| (global): the Rayleigh-type estimate of the largest
 /// eigenvalue of S A S along the direction S^-1 d, given d and Ad = A d.

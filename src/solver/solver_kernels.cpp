@@ -91,14 +91,19 @@ std::vector<double> localDiagonal(const QuadraticProgram& qp) {
 
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
                    double alpha, Vector& out) {
-  const double* px = readOnly(x);
-  const double* pAx = readOnly(Ax);
+  projectedStep(cones, Extrapolation{&x, &Ax}, b, alpha, out);
+}
+
+void projectedStep(const ConeSet& cones, const Extrapolation& from, const Vector* b, double alpha,
+                   Vector& out) {
   const double* pb = b ? readOnly(*b) : nullptr;
   double* po = out.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
   cones.requireBounds("projected step");
-  withProjectionKind(cones, [&](auto kind) {
-    projectedStepLoop<decltype(kind)::value, false>(cones, px, pAx, pb, alpha, nullptr, nullptr,
-                                                    po);
+  withExtrapolatedEntries(from, [&](const auto& entries) {
+    withProjectionKind(cones, [&](auto kind) {
+      projectedStepLoop<decltype(kind)::value, false>(cones, entries, pb, alpha, nullptr, nullptr,
+                                                      po);
+    });
   });
 }
 
@@ -277,12 +282,11 @@ double reproducibleNorm2(const Vector& x) {
 namespace {
 
 // Entry i's terms of the three trial-step sums.
-template <bool Scaled>
-inline std::array<double, 3> trialTerms(Index i, const double* px, const double* py,
-                                        const double* pAx, const double* pAy,
-                                        const double* inverse_scale, const double* pb,
-                                        const double* pz) {
-  const double d = px[i] - py[i];
+template <bool Scaled, typename Entries>
+inline std::array<double, 3> trialTerms(Index i, const double* px, const double* pAx,
+                                        const Entries& from, const double* inverse_scale,
+                                        const double* pb) {
+  const double d = px[i] - from.y(i);
   double length;
   if constexpr (Scaled) {
     const double measured = d * inverse_scale[i];
@@ -290,15 +294,15 @@ inline std::array<double, 3> trialTerms(Index i, const double* px, const double*
   } else {
     length = d * d;
   }
-  return {d * (pAx[i] - pAy[i]), length, (pAy[i] + (pb ? pb[i] : 0.0)) * (px[i] - pz[i])};
+  return {d * (pAx[i] - from.Ay(i)), length,
+          (from.Ay(i) + (pb ? pb[i] : 0.0)) * (px[i] - from.x[i])};
 }
 
-template <bool Scaled>
-TrialStep trialStepSums(const Vector& x, const double* px, const double* py, const double* pAx,
-                        const double* pAy, const double* inverse_scale, const double* pb,
-                        const double* pz, bool reproducible) {
+template <bool Scaled, typename Entries>
+TrialStep trialStepSums(const Vector& x, const double* px, const double* pAx, const Entries& from,
+                        const double* inverse_scale, const double* pb, bool reproducible) {
   const auto terms = [=](Index i) {
-    return trialTerms<Scaled>(i, px, py, pAx, pAy, inverse_scale, pb, pz);
+    return trialTerms<Scaled>(i, px, pAx, from, inverse_scale, pb);
   };
   if (reproducible) {
     const auto sums = reproducibleSums<3>(x, terms);
@@ -329,18 +333,15 @@ TrialStep trialStepSums(const Vector& x, const double* px, const double* py, con
 
 }  // namespace
 
-TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
-                    const double* inverse_scale, const Vector* b, const Vector& z,
-                    bool reproducible) {
+TrialStep trialStep(const Vector& x, const Vector& Ax, const Extrapolation& from,
+                    const double* inverse_scale, const Vector* b, bool reproducible) {
   const double* px = readOnly(x);
-  const double* py = readOnly(y);
   const double* pAx = readOnly(Ax);
-  const double* pAy = readOnly(Ay);
   const double* pb = b ? readOnly(*b) : nullptr;
-  const double* pz = readOnly(z);
-  return inverse_scale
-             ? trialStepSums<true>(x, px, py, pAx, pAy, inverse_scale, pb, pz, reproducible)
-             : trialStepSums<false>(x, px, py, pAx, pAy, nullptr, pb, pz, reproducible);
+  return withExtrapolatedEntries(from, [&](const auto& entries) {
+    return inverse_scale ? trialStepSums<true>(x, px, pAx, entries, inverse_scale, pb, reproducible)
+                         : trialStepSums<false>(x, px, pAx, entries, nullptr, pb, reproducible);
+  });
 }
 
 std::array<double, 2> quadraticChange(const Vector& x, const Vector& x_from, const Vector& g,
@@ -390,23 +391,6 @@ std::array<double, 3> stepDots(const Vector& s, const Vector& y) {
   return reproducibleSums<3>(s, [=](Index i) -> std::array<double, 3> {
     return {ps[i] * ps[i], ps[i] * py[i], py[i] * py[i]};
   });
-}
-
-void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,
-                     const Vector& Az, Vector& y, Vector& Ay) {
-  const double* px = readOnly(x);
-  const double* pz = readOnly(z);
-  const double* pAx = readOnly(Ax);
-  const double* pAz = readOnly(Az);
-  double* py = y.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
-  double* pAy = Ay.getLocalViewHost(Tpetra::Access::OverwriteAll).data();
-  const Index n = localLength(x);
-  const double keep = 1.0 + beta;
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) {
-    py[i] = keep * px[i] - beta * pz[i];
-    pAy[i] = keep * pAx[i] - beta * pAz[i];
-  }
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // global reduction, so a solver iteration does not pay for several Tpetra
 // passes plus temporaries. The gradient is always passed as (Ax, b) so the
 // solvers can keep A x instead of the gradient; b may be null (gradient = Ax).
+#include "extrapolated_point.hpp"
 #include "grains/linalg/reproducible_reduction.hpp"
 #include "grains/solver/quadratic_program.hpp"
 #include "grains/solver/solver.hpp"
@@ -40,6 +41,9 @@ const std::vector<double>* assembledDiagonal(const QuadraticProgram& qp);
 /// out = Pi_K(x - alpha * (Ax + b)), local entries only (no communication).
 void projectedStep(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b,
                    double alpha, Vector& out);
+/// The same from the implicit point y of `from` (extrapolated_point.hpp).
+void projectedStep(const ConeSet& cones, const Extrapolation& from, const Vector* b, double alpha,
+                   Vector& out);
 
 /// || x - Pi_K(x - (Ax + b)) ||_inf over all ranks.
 double naturalResidual(const ConeSet& cones, const Vector& x, const Vector& Ax, const Vector* b);
@@ -84,8 +88,8 @@ std::array<double, N> reproducibleSums(const Vector& like, Terms terms) {
                                      static_cast<double>(like.getGlobalLength()), terms);
 }
 
-/// What APGD needs of a trial step x from the extrapolated point y (previous
-/// iterate z), as global sums: curvature (x - y).(Ax - Ay), length |x - y|^2
+/// What APGD needs of a trial step x from the extrapolated point y of `from`
+/// (previous iterate z = from.x), as global sums: curvature (x - y).(Ax - Ay), length |x - y|^2
 /// (with inverse_scale, 1/s per local unknown, in the diagonal metric:
 /// sum_i ((x - y)_i / s_i)^2) and the restart product (Ay + b).(x - z).
 /// APGD only compares them (curvature <= L length, restart > 0), so they are
@@ -119,9 +123,8 @@ struct TrialStep {
 };
 /// `reproducible` false: ordinary sums with their round-off bounds; true: the
 /// reproducible sums.
-TrialStep trialStep(const Vector& x, const Vector& y, const Vector& Ax, const Vector& Ay,
-                    const double* inverse_scale, const Vector* b, const Vector& z,
-                    bool reproducible = false);
+TrialStep trialStep(const Vector& x, const Vector& Ax, const Extrapolation& from,
+                    const double* inverse_scale, const Vector* b, bool reproducible = false);
 
 /// For a quadratic q with gradient g: q(x) - q(x_from) =
 /// (x - x_from).(g(x_from) + g(x)) / 2 (exact), and a bound on its rounding's
@@ -139,11 +142,6 @@ double powerNormEstimate(const RCP<const Map>& map, int iterations,
 
 /// Global sums (s.s, s.y, y.y), summed reproducibly: the Barzilai-Borwein quotients.
 std::array<double, 3> stepDots(const Vector& s, const Vector& y);
-
-/// Nesterov extrapolation of an iterate and of its image in one pass:
-/// y = (1 + beta) x - beta z and Ay = (1 + beta) Ax - beta Az.
-void extrapolatePair(double beta, const Vector& x, const Vector& z, const Vector& Ax,
-                     const Vector& Az, Vector& y, Vector& Ay);
 
 /// Solver epilogue: copies `best` into gamma, evaluates the measures of that
 /// exact iterate with one application of A and fills the report.

@@ -25,14 +25,25 @@ class ContactFrameJacobian final : public LocalJacobian {
   /// contact, contact c owning rows [c * rows_per_contact, (c+1) *
   /// rows_per_contact). `bodies` holds 2 column bodies per contact (a, b;
   /// a = -1 for a wall), the row of body b entering with +, a with -.
-  /// `frames` holds per contact the rows' directions (3 doubles each) then
-  /// the arms r_a and r_b (contact point minus body centre, 3 each).
+  /// `frames` holds first the rows' directions of every contact (3 doubles
+  /// per row, contact after contact), then the arms r_a and r_b of every
+  /// contact (contact point minus body centre, 3 each): D x reads the
+  /// directions alone, and interleaved arms would ride along in its cache
+  /// lines.
   /// `keys` holds each contact's key: a body's terms add in key order.
   ContactFrameJacobian(int rows_per_contact, std::vector<int> bodies, std::vector<double> frames,
                        std::size_t column_bodies, std::vector<ContactKey> keys);
 
   /// The doubles per contact in `frames`: 3 per row plus the two arms.
   static int frameStride(int rows_per_contact) { return 3 * rows_per_contact + 6; }
+  /// Where contact c's first direction and its arm r_a (then r_b) sit in
+  /// the `frames` of `contacts` contacts.
+  static std::size_t directionsAt(int rows_per_contact, std::size_t c) {
+    return 3 * static_cast<std::size_t>(rows_per_contact) * c;
+  }
+  static std::size_t armsAt(int rows_per_contact, std::size_t contacts, std::size_t c) {
+    return 3 * static_cast<std::size_t>(rows_per_contact) * contacts + 6 * c;
+  }
 
   std::size_t rows() const override { return contacts() * static_cast<std::size_t>(block_); }
   std::size_t columnBodies() const override {
@@ -66,7 +77,7 @@ class ContactFrameJacobian final : public LocalJacobian {
   int block_ = 1;
   std::vector<int> bodies_;       // 2 per contact
   std::vector<ContactKey> keys_;  // 1 per contact
-  std::vector<double> frames_;    // frameStride(block_) per contact
+  std::vector<double> frames_;    // directions, then arms (frameStride(block_) per contact)
   // Body orientation: incidences of body k at [body_start_[k], body_start_[k+1])
   // in key order, each 2 * contact + side (side 1: body b), with that body's arm.
   std::vector<int> body_start_;

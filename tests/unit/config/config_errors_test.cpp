@@ -186,6 +186,15 @@ TEST(ConfigErrors, BadOverrideKeyIsNamed) {
   expectContains(errorOf(std::string(kValid) + "walls: [{type: plane, normal: [0, 0, 1]}]\n",
                          {"walls.3.normal=[1,0,0]"}),
                  {"--set walls.3.normal=[1,0,0]", "walls is a list with 1 entries"});
+  expectContains(errorOf(std::string(kValid) + "walls: [{type: plane, normal: [0, 0, 1]}]\n",
+                         {"walls[3].normal=[1,0,0]"}),
+                 {"--set walls[3].normal=[1,0,0]", "walls is a list with 1 entries"});
+  for (const char* key : {"walls[x].normal", "walls[0.normal", "walls]0.normal", "[0].normal",
+                          "walls.[0].normal", "walls[0]normal", "walls[].normal"}) {
+    expectContains(errorOf(std::string(kValid) + "walls: [{type: plane, normal: [0, 0, 1]}]\n",
+                           {std::string(key) + "=[1,0,0]"}),
+                   {key, "a list index in brackets"});
+  }
 }
 
 TEST(ConfigErrors, BadOverrideValueNamesTheOverride) {

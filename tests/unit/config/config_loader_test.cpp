@@ -184,10 +184,11 @@ TEST(ConfigLoader, BoxWallExpandsToSixInwardPlanes) {
 }
 
 TEST(ConfigLoader, OverridesReplaceValuesBeforeValidation) {
-  const SimulationConfig c = loadConfigString(
-      defaultConfigYaml(), "demo.yaml", ".",
-      {"simulation.gravity=[0,0,-1]", "simulation.steps=7", "walls.1.radius=3.5",
-       "bodies.density=2000", "output.dir=runs/a", "contact.friction=coulomb", "contact.mu=0.4"});
+  const SimulationConfig c =
+      loadConfigString(defaultConfigYaml(), "demo.yaml", ".",
+                       {"simulation.gravity=[0,0,-1]", "simulation.steps=7", "walls.1.radius=3.5",
+                        "bodies.density=2000", "output.dir=runs/a", "contact.friction=coulomb",
+                        "contact.mu=0.4", "walls[0].point=[0,0,0.25]"});
   EXPECT_EQ(c.simulation.gravity, Vec3(0.0, 0.0, -1.0));
   // Setting steps drops the file's end_time; setting density drops its mass.
   ASSERT_TRUE(c.simulation.steps.has_value());
@@ -195,6 +196,7 @@ TEST(ConfigLoader, OverridesReplaceValuesBeforeValidation) {
   EXPECT_FALSE(c.simulation.end_time.has_value());
   EXPECT_DOUBLE_EQ(c.walls[1].radius, 3.5);
   EXPECT_DOUBLE_EQ(c.walls[0].radius, 0.0);
+  EXPECT_EQ(c.walls[0].point, Vec3(0.0, 0.0, 0.25));  // bracketed index, same as walls.0.point
   ASSERT_TRUE(c.bodies.density.has_value());
   EXPECT_DOUBLE_EQ(*c.bodies.density, 2000.0);
   EXPECT_FALSE(c.bodies.mass.has_value());
