@@ -90,10 +90,11 @@ YAML::Node sequenceChild(const ParseContext& ctx, const std::string& text, YAML:
 void applyOne(YAML::Node& root, const std::string& text, ParseContext& ctx) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos) overrideError(ctx, text, "expected key.path=value");
+  const std::string written_key = trim(text.substr(0, eq));
   const std::string value_text = trim(text.substr(eq + 1));
-  if (trim(text.substr(0, eq)).empty() || value_text.empty())
+  if (written_key.empty() || value_text.empty())
     overrideError(ctx, text, "expected key.path=value");
-  const std::string key = dottedKey(ctx, text, trim(text.substr(0, eq)));
+  const std::string key = dottedKey(ctx, text, written_key);
   const std::vector<std::string> segments = splitPath(key);
   for (const auto& s : segments) {
     if (s.empty()) overrideError(ctx, text, "empty segment in key path '" + key + "'");

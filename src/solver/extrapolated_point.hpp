@@ -44,19 +44,4 @@ struct ExtrapolatedEntries {
   }
 };
 
-/// f(ExtrapolatedEntries<E>{...}) with E = (beta != 0), the local entries of `point`.
-template <typename F>
-decltype(auto) withExtrapolatedEntries(const Extrapolation& point, F&& f) {
-  const auto local = [](const Vector* v) {
-    return v ? v->getLocalViewHost(Tpetra::Access::ReadOnly).data() : nullptr;
-  };
-  const double* x = local(point.x);
-  const double* Ax = local(point.Ax);
-  if (point.beta != 0.0) {
-    return f(ExtrapolatedEntries<true>{x, Ax, local(point.z), local(point.Az), 1.0 + point.beta,
-                                       point.beta});
-  }
-  return f(ExtrapolatedEntries<false>{x, Ax, nullptr, nullptr, 1.0, 0.0});
-}
-
 }  // namespace grains::solver_detail

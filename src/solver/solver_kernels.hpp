@@ -27,6 +27,19 @@ inline const double* readOnly(const Vector& v) {
   return v.getLocalViewHost(Tpetra::Access::ReadOnly).data();
 }
 
+/// f(ExtrapolatedEntries<E>{...}) with E = (beta != 0), the local entries of `point`.
+template <typename F>
+decltype(auto) withExtrapolatedEntries(const Extrapolation& point, F&& f) {
+  const auto local = [](const Vector* v) { return v ? readOnly(*v) : nullptr; };
+  const double* x = local(point.x);
+  const double* Ax = local(point.Ax);
+  if (point.beta != 0.0) {
+    return f(ExtrapolatedEntries<true>{x, Ax, local(point.z), local(point.Az), 1.0 + point.beta,
+                                       point.beta});
+  }
+  return f(ExtrapolatedEntries<false>{x, Ax, nullptr, nullptr, 1.0, 0.0});
+}
+
 /// Global max / sum over the ranks of v's map.
 double globalMax(const Vector& v, double local);
 double globalSum(const Vector& v, double local);
