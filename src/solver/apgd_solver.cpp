@@ -89,7 +89,7 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   // (x_k starts in gamma's storage); the extrapolated point y_k is never
   // stored (extrapolated_point.hpp).
   Vector store_a(map, false), store_b(map, false), A_a(map, false), A_b(map, false),
-      A_c(map, false), best(map, false);
+      A_c(map, false), spare_storage(map, false);
   Vector* x = &gamma;
   Vector* z = &store_a;
   Vector* xn = &store_b;
@@ -106,7 +106,11 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   if (start.stop || settings_.max_iterations <= 0) {
     return finishReport(name(), qp, *x, *Ax, gamma, iterations, applies, tol);
   }
-  Tpetra::deep_copy(best, *x);
+  // The best-checked iterate is never copied: when a step is about to
+  // overwrite the vector that holds it, that vector leaves the rotation and a
+  // spare one takes its place.
+  const Vector* best = x;
+  Vector* spare = &spare_storage;
 
   // With the diagonal metric the method runs on S A S (diagonal_metric.hpp):
   // only the projected step and the length in the backtracking test change.
@@ -127,14 +131,15 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
   while (iterations < settings_.max_iterations) {
     ++iterations;
     const Extrapolation y{x, Ax, z, Az, beta};
-    // Backtracking, bounded by max_backtracks; after the last doubling the step is
-    // accepted as is (it is still a feasible projected step).
     TrialStep trial_step;
     bool certain = true;
     auto sums = [&](bool reproducible) {
       return trialStep(*xn, *Axn, y, preconditioned_ ? metric.inverse.data() : nullptr, b,
                        reproducible);
     };
+    if (best == xn) std::swap(xn, spare);
+    // Backtracking, bounded by max_backtracks; after the last doubling the step is
+    // accepted as is (it is still a feasible projected step).
     for (int trial = 0;; ++trial) {
       step(y, 1.0 / L, *xn);
       qp.A->apply(*xn, *Axn);
@@ -164,7 +169,7 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     }
     if (check && checked.residual < best_residual) {
       best_residual = checked.residual;
-      Tpetra::deep_copy(best, *xn);
+      best = xn;
     }
 
     // y_{k+1} = x_{k+1} + beta (x_{k+1} - x_k), or x_{k+1} after a restart;
@@ -183,7 +188,7 @@ SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
     std::swap(Ax, Axn);
     L *= shrink_;
   }
-  return finishReport(name(), qp, best, gamma, iterations, applies, tol);
+  return finishReport(name(), qp, *best, gamma, iterations, applies, tol);
 }
 
 }  // namespace

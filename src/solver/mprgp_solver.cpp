@@ -49,6 +49,7 @@
 // falls without bound) the QP itself is unbounded: the solve stops,
 // unconverged. Convergence is the natural residual of the original problem,
 // with a fresh product of A before a recurred gradient may declare it.
+#include "cone_face.hpp"
 #include "diagonal_metric.hpp"
 #include "separable_bounds.hpp"
 #include "solver_factories.hpp"
@@ -71,60 +72,8 @@ double* rw(Vector& v) { return v.getLocalViewHost(Tpetra::Access::ReadWrite).dat
 double* wo(Vector& v) { return v.getLocalViewHost(Tpetra::Access::OverwriteAll).data(); }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-/// A contact within this relative distance of its cone's surface is on it.
-constexpr double kBoundaryTolerance = 1e-10;
 /// Bound on the alpha_bar halvings of one projected step.
 constexpr int kMaxStepHalvings = 30;
-
-enum class Face : unsigned char { Interior, Sliding, Apex };
-
-/// The face of contact values v (n or n, u, w) with friction coefficient mu
-/// (block 1, or mu = 0: the tangential unknowns are fixed at 0).
-Face faceOf(int block, double mu, const double* v) {
-  if (!(v[0] > 0.0)) return Face::Apex;
-  if (block == 1 || !(mu > 0.0)) return Face::Interior;
-  return tangentMagnitude(v[1], v[2]) >= mu * v[0] * (1.0 - kBoundaryTolerance) ? Face::Sliding
-                                                                                : Face::Interior;
-}
-
-/// Largest a >= 0 with (n, t) + a (dn, dt) in {|t| <= mu n}, from a point
-/// strictly inside: the first root of mu^2 (n + a dn)^2 - |t + a dt|^2.
-double interiorStep(double mu, const double* v, const double* d) {
-  const double c = mu * mu * v[0] * v[0] - (v[1] * v[1] + v[2] * v[2]);
-  const double a = mu * mu * d[0] * d[0] - (d[1] * d[1] + d[2] * d[2]);
-  const double b = mu * mu * v[0] * d[0] - (v[1] * d[1] + v[2] * d[2]);
-  if (!(c > 0.0)) return b > 0.0 && a < 0.0 ? -2.0 * b / a : (b > 0.0 ? kInf : 0.0);
-  if (a == 0.0) return b < 0.0 ? c / (-2.0 * b) : kInf;
-  const double disc = b * b - a * c;
-  if (a > 0.0) {
-    if (b >= 0.0 || disc < 0.0) return kInf;  // never leaves the upper cone
-    return c / (-b + std::sqrt(disc));
-  }
-  const double root = std::sqrt(disc);  // a < 0, c > 0: one positive root
-  return b >= 0.0 ? (b + root) / -a : c / (root - b);
-}
-
-/// Largest a >= 0 keeping a free contact v + a d feasible.
-double freeStep(int block, double mu, const double* v, const double* d) {
-  if (block == 1 || !(mu > 0.0)) return d[0] < 0.0 ? v[0] / -d[0] : kInf;
-  return interiorStep(mu, v, d);
-}
-
-/// Places contact v (just moved) on its cone's surface: t scaled to mu n, or
-/// the apex when n <= 0.
-void onSurface(int block, double mu, double* v) {
-  if (!(v[0] > 0.0)) {
-    for (int k = 0; k < block; ++k) v[k] = 0.0;
-    return;
-  }
-  if (block == 1 || !(mu > 0.0)) return;
-  const double t = tangentMagnitude(v[1], v[2]);
-  if (t > 0.0) {
-    const double factor = mu * v[0] / t;
-    v[1] *= factor;
-    v[2] *= factor;
-  }
-}
 
 /// The solver options (makeMprgpSolver's).
 struct MprgpOptions {
