@@ -95,13 +95,15 @@ def diagonal_metric(A, mu, tangential_factor=1.0):
 
 
 def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000,
-                   tangential_factor=1.0, absolute_tolerance=None, check_every=10):
-    """APGD (Mazhar et al. 2015) in apgd's diagonal metric from gamma = 0, as
-    grains runs it: stops once the natural residual, checked every
-    check_every-th iteration, is at most relative_tolerance times max(1,
-    largest impulse) (or at most absolute_tolerance, grains' own stop, when
-    given), or after max_iterations. tangential_factor: diagonal_metric's.
-    Returns gamma, A gamma and the iterations."""
+                   tangential_factor=1.0, absolute_tolerance=None, check_every=10,
+                   start=None, stop=None):
+    """APGD (Mazhar et al. 2015) in apgd's diagonal metric from gamma = 0 (or
+    from start = (gamma, A gamma)), as grains runs it: stops once the natural
+    residual, checked every check_every-th iteration, is at most
+    relative_tolerance times max(1, largest impulse) (or at most
+    absolute_tolerance, grains' own stop, when given; or once stop(gamma, A
+    gamma) holds, when given), or after max_iterations. tangential_factor:
+    diagonal_metric's. Returns gamma, A gamma and the iterations."""
     n = b.size
     s, mu_scaled = diagonal_metric(A, mu, tangential_factor)
 
@@ -113,10 +115,13 @@ def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000,
                   else relative_tolerance * max(1.0, np.abs(x).max()))
         return natural_residual(x, gradient, mu) <= target
 
-    x = np.zeros(n)
-    Ax = A @ x
-    ones = np.ones(n)
-    L = np.linalg.norm(s * (A @ ones)) / np.linalg.norm(ones / s)
+    if start is None:
+        x = np.zeros(n)
+        Ax = A @ x  # counted, as grains' apgd applies A to its start
+    else:
+        x, Ax = start
+    away = x - 1.0  # L_0 = |A (x_0 - 1)| / |x_0 - 1|, in the metric
+    L = np.linalg.norm(s * (A @ away)) / np.linalg.norm(away / s)
     theta, y, Ay = 1.0, x.copy(), Ax.copy()
     xn, Axn = x, Ax  # what max_iterations = 0 returns
     for iteration in range(1, max_iterations + 1):
@@ -127,7 +132,7 @@ def apgd_in_metric(A, b, mu, relative_tolerance=1e-10, max_iterations=1000000,
             if d @ (Axn - Ay) <= L * np.sum((d / s) ** 2):
                 break
             L *= 2
-        if iteration % check_every == 0 and converged(xn, Axn + b):
+        if iteration % check_every == 0 and (stop(xn, Axn) if stop else converged(xn, Axn + b)):
             return xn, Axn, iteration
         theta_next = 0.5 * (-theta * theta + theta * np.sqrt(theta * theta + 4))
         beta = theta * (1 - theta) / (theta * theta + theta_next)

@@ -6,6 +6,10 @@
                                           pyramid |g_u|, |g_w| <= mu g_n
     qp_variant.py SRC DST normal-only     the normal rows only, as a
                                           frictionless problem (block size 1)
+    qp_variant.py SRC DST compliance R    A + eps I with eps = R times the
+                                          mean normal diagonal of A: a contact
+                                          compliance (docs/model.md), which
+                                          lets contacts overlap by eps g_n
 
 The variants let the solver laboratory (`grains qp solve DST ...`) separate
 what friction costs a solver from what the normal problem costs, and the
@@ -43,9 +47,10 @@ def set_meta(text, key, value):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in ("zero-friction", "normal-only", "pyramid"):
+    plain = len(sys.argv) == 4 and sys.argv[3] in ("zero-friction", "normal-only", "pyramid")
+    if not plain and not (len(sys.argv) == 5 and sys.argv[3] == "compliance"):
         sys.exit(__doc__)
-    src, dst, variant = sys.argv[1:]
+    src, dst, variant = sys.argv[1:4]
     with open(os.path.join(src, "problem.yaml")) as f:
         meta = f.read()
     block = int(re.search(r"^block_size: (\d+)$", meta, flags=re.M).group(1))
@@ -63,6 +68,24 @@ def main():
         shutil.copytree(src, dst)
         with open(os.path.join(dst, "problem.yaml"), "w") as f:
             f.write(set_meta(meta, "model", "pyramid"))
+        return
+
+    if variant == "compliance":
+        try:
+            relative = float(sys.argv[4])
+        except ValueError:
+            sys.exit(f"qp_variant.py: compliance '{sys.argv[4]}': expected a number")
+        if not relative > 0:
+            sys.exit(f"qp_variant.py: compliance {relative}: expected a positive number")
+        A = read(os.path.join(src, "A.mtx"))
+        eps = relative * float(np.mean(A.diagonal()[::3]))
+        shutil.copytree(src, dst)
+        write(os.path.join(dst, "A.mtx"), (A + eps * sp.identity(A.shape[0])).tocoo())
+        # The factored form (Dt.mtx, mobility.mtx) adds the regularisation itself.
+        old = float(re.search(r"^regularisation: (.*)$", meta, flags=re.M).group(1))
+        with open(os.path.join(dst, "problem.yaml"), "w") as f:
+            f.write(set_meta(meta, "regularisation", repr(old + eps)))
+        print(f"{dst}: eps = {eps:.6g}")
         return
 
     # normal-only: keep the rows/columns of the normal unknowns (0, 3, 6, ...).

@@ -69,6 +69,7 @@ MetricsRow stepMetricsRow(long step, double time, const SupervisedStep& done, do
                {"time_update_s", last.time_update},
                {"recursions", real(last.recursions)},
                {"iterations_first_solve", real(last.first_solve_iterations)},
+               {"operator_applies", real(last.solve.operator_applies)},
                {"relcp_added", real(last.relcp_added)},
                {"relcp_resolved", last.relcp_resolved ? 1.0 : 0.0},
                {"max_true_overlap", last.max_true_overlap},

@@ -91,8 +91,10 @@ double deepestOverlap(std::size_t n, Gap gap) {
 }
 }  // namespace
 
-SolveReport TimeStepper::solveStep(const QuadraticProgram& qp, Vector& gamma) const {
-  SolveReport report = solver_->solve(qp, gamma);
+SolveReport TimeStepper::solveStep(const QuadraticProgram& qp, Vector& gamma,
+                                   Vector* start_image) const {
+  SolveReport report =
+      start_image ? solver_->solveFromImage(qp, gamma, *start_image) : solver_->solve(qp, gamma);
   // Below the configured tolerance is converged, whatever tighter target the
   // step set (the solver reports against the target).
   if (solver_->toleranceScale() < 1.0)
@@ -369,12 +371,17 @@ SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) 
     cones = &warm_start_bounds;
   }
   cones->project(gamma);
-  const ResidualSpread miss = evaluateResidualSpread(system.qp, gamma, settings_.rest.quantile);
+  Vector image(gamma.getMap(), false);
+  const ResidualSpread miss =
+      evaluateResidualSpreadKeepingImage(system.qp, gamma, settings_.rest.quantile, image);
   solver_->setToleranceScale(
       settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));
   if (settings_.rest.stopsAtBulk())
     solver_->setStopQuantile(settings_.rest.stopQuantile(miss.worst, settings_.solver_tolerance));
-  SolveReport report = solveStep(system.qp, gamma);
+  // The solve may start from that image only where gamma lies on the QP's own
+  // contact set, not on the warm start's bounds.
+  SolveReport report =
+      cones == &system.qp.cones ? solveStep(system.qp, gamma, &image) : solveStep(system.qp, gamma);
   ++report.operator_applies;
   return report;
 }

@@ -19,7 +19,8 @@
 // solve reports the measures of its last iterate from the A x it already has.
 // y and A y are never stored: the step and the backtracking sums form them
 // from x_{k+1}, x_k and their images where they read them.
-// Beyond the paper (docs/solvers.md): option preconditioned runs the method
+// Beyond the paper (docs/solvers.md): solveFromImage starts from the A x_0 the
+// time stepper measured the warm start with; option preconditioned runs the method
 // in the diagonal metric of diagonal_metric.hpp, and check_every evaluates
 // the natural residual (a second projection of every contact) only every
 // that many iterations; the returned iterate is always one that was checked.
@@ -35,6 +36,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <utility>
 
 namespace grains::solver_detail {
@@ -50,9 +53,18 @@ class ApgdSolver final : public Solver {
         check_every_(static_cast<int>(solverOption(settings_, "check_every"))) {}
   std::string name() const override { return "apgd"; }
   bool supportsStopQuantile() const override { return true; }
-  SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override;
+  SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const override {
+    return run(qp, gamma, nullptr);
+  }
+  SolveReport solveFromImage(const QuadraticProgram& qp, Vector& gamma,
+                             Vector& image) const override {
+    return run(qp, gamma, &image);
+  }
 
  private:
+  // `start_image`: A gamma of a gamma already on K (solveFromImage), or null.
+  SolveReport run(const QuadraticProgram& qp, Vector& gamma, Vector* start_image) const;
+
   SolverSettings settings_;
   int max_backtracks_;
   double shrink_;
@@ -78,28 +90,37 @@ double initialLipschitz(const QuadraticProgram& qp, const DiagonalMetric* metric
   return L > 0.0 && std::isfinite(L) ? L : 1.0;
 }
 
-SolveReport ApgdSolver::solve(const QuadraticProgram& qp, Vector& gamma) const {
+SolveReport ApgdSolver::run(const QuadraticProgram& qp, Vector& gamma, Vector* start_image) const {
   checkLayout(qp, gamma, "apgd");
+  if (start_image && !start_image->getMap()->isSameAs(*gamma.getMap()))
+    throw std::invalid_argument("apgd: the start image's map differs from gamma's");
   const StopRule stop = stopRule(settings_.tolerance);
   const double tol = stop.target;
   const Vector* b = qp.b.get();
   const auto map = gamma.getMap();
   // Work vectors, allocated once per solve. The iterates x_k, x_{k-1} and the
   // next trial, and their images under A, rotate through three vectors each
-  // (x_k starts in gamma's storage); the extrapolated point y_k is never
-  // stored (extrapolated_point.hpp).
-  Vector store_a(map, false), store_b(map, false), A_a(map, false), A_b(map, false),
-      A_c(map, false), spare_storage(map, false);
+  // (x_k starts in gamma's storage, A x_k in the start image when the caller
+  // gave one); the extrapolated point y_k is never stored
+  // (extrapolated_point.hpp).
+  Vector store_a(map, false), store_b(map, false), A_b(map, false), A_c(map, false),
+      spare_storage(map, false);
+  std::optional<Vector> A_a;
   Vector* x = &gamma;
   Vector* z = &store_a;
   Vector* xn = &store_b;
-  Vector* Ax = &A_a;
+  Vector* Ax = start_image;
   Vector* Az = &A_b;
   Vector* Axn = &A_c;
 
-  qp.cones.project(gamma);  // warm start onto K
-  qp.A->apply(*x, *Ax);
-  int applies = 1;
+  int applies = 0;
+  if (!start_image) {
+    A_a.emplace(map, false);
+    Ax = &*A_a;
+    qp.cones.project(gamma);  // warm start onto K
+    qp.A->apply(*x, *Ax);
+    ++applies;
+  }
   const StopCheck start = checkStop(stop, qp.cones, *x, *Ax, b);
   double best_residual = start.residual;
   int iterations = 0;

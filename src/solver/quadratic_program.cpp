@@ -32,10 +32,15 @@ QpMeasures evaluateMeasures(const QuadraticProgram& qp, const Vector& gamma,
 
 ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
                                       double quantile) {
-  solver_detail::checkLayout(qp, gamma, "evaluateResidualSpread");
   Vector Ag(gamma.getMap(), false);
-  qp.A->apply(gamma, Ag);
-  return solver_detail::naturalResidualSpread(qp.cones, gamma, Ag, qp.b.get(), quantile);
+  return evaluateResidualSpreadKeepingImage(qp, gamma, quantile, Ag);
+}
+
+ResidualSpread evaluateResidualSpreadKeepingImage(const QuadraticProgram& qp, const Vector& gamma,
+                                                  double quantile, Vector& image) {
+  solver_detail::checkLayout(qp, gamma, "evaluateResidualSpread");
+  qp.A->apply(gamma, image);
+  return solver_detail::naturalResidualSpread(qp.cones, gamma, image, qp.b.get(), quantile);
 }
 
 ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,

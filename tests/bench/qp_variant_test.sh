@@ -4,42 +4,41 @@
 # APGD and Kucera must reach the same optimum on them, and the Coulomb problem,
 # minimised over a larger set, must reach at most that optimum; the pyramid
 # variant, whose set holds the Coulomb cone, at most the Coulomb optimum, with
-# APGD and PGS agreeing on it.
+# APGD and PGS agreeing on it. The compliance variant (A + eps I) raises the
+# Coulomb optimum, and APGD (on A.mtx) and PGS (on D^T, the mobility and the
+# regularisation of problem.yaml) agree on it.
 # usage: qp_variant_test.sh SOURCE_DIR GRAINS
-set -euo pipefail
-src=$1
-grains=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMP_NUM_THREADS=1
-
-"$grains" run "$src/config/demo_settle.yaml" --steps 150 --output "$work/run" \
-  --export-qp 150 "$work/qp" -q
-qp=$work/qp/step_150
+source "$(dirname "${BASH_SOURCE[0]}")/demo_qp.sh" "$@"
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/mu0" zero-friction
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/pyramid" pyramid
 grep -q "^model: pyramid$" "$work/pyramid/problem.yaml" || { echo "FAIL: no pyramid model"; exit 1; }
+/usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/compliant" compliance 0.01
+for bad in 0 -1 x; do
+  if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/bad" compliance "$bad" 2>/dev/null; then
+    echo "FAIL: compliance $bad was accepted"; exit 1
+  fi
+done
 if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only 2>/dev/null; then
   echo "FAIL: an existing destination was overwritten"; exit 1
 fi
 
-objective() {  # DIR SOLVER -> the objective column of the summary row
-  "$grains" qp solve "$1" --solver "$2" --tolerance 1e-9 --max-iterations 20000 |
-    tail -n 1 | cut -d, -f4
-}
 coulomb=$(objective "$qp" apgd)
 mu0=$(objective "$work/mu0" apgd)
 normal_apgd=$(objective "$work/normal" apgd)
 normal_kucera=$(objective "$work/normal" kucera)
 pyramid_apgd=$(objective "$work/pyramid" apgd)
 pyramid_pgs=$(objective "$work/pyramid" pgs)
+compliant_apgd=$(objective "$work/compliant" apgd)
+compliant_pgs=$(objective "$work/compliant" pgs)
 echo "objectives: coulomb $coulomb, mu=0 $mu0, normal-only apgd $normal_apgd, kucera $normal_kucera," \
-  "pyramid apgd $pyramid_apgd, pgs $pyramid_pgs"
+  "pyramid apgd $pyramid_apgd, pgs $pyramid_pgs, compliant apgd $compliant_apgd, pgs $compliant_pgs"
 
-/usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" "$pyramid_apgd" "$pyramid_pgs" <<'PY'
+/usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" "$pyramid_apgd" "$pyramid_pgs" \
+  "$compliant_apgd" "$compliant_pgs" <<'PY'
 import sys
-coulomb, mu0, normal_apgd, normal_kucera, pyramid_apgd, pyramid_pgs = map(float, sys.argv[1:])
+(coulomb, mu0, normal_apgd, normal_kucera, pyramid_apgd, pyramid_pgs, compliant_apgd,
+ compliant_pgs) = map(float, sys.argv[1:])
 scale = max(abs(mu0), 1e-30)
 checks = [
     ("the demo step has contacts to solve", mu0 < 0.0),
@@ -49,6 +48,8 @@ checks = [
     ("pyramid: apgd and pgs agree", abs(pyramid_apgd - pyramid_pgs) <= 1e-6 * scale),
     ("the pyramid holds the cone: its optimum is at most the cone's",
      pyramid_apgd <= coulomb + 1e-6 * scale),
+    ("compliance raises the optimum", compliant_apgd > coulomb + 1e-6 * scale),
+    ("compliance: apgd and pgs agree", abs(compliant_apgd - compliant_pgs) <= 1e-6 * scale),
 ]
 failed = [name for name, ok in checks if not ok]
 for name, ok in checks:

@@ -25,10 +25,12 @@ struct PileContacts {
 };
 
 struct QuietPileRun {
-  std::vector<double> speeds;        ///< |u| of this rank's bodies at the end [m/s]
-  double largest_local_speed = 0.0;  ///< max of |u| and r |omega| over this rank's bodies [m/s]
-  double iterations_per_step = 0.0;  ///< apgd iterations, mean over the measured steps
-  int unconverged = 0;               ///< measured steps that did not converge
+  std::vector<double> speeds;          ///< |u| of this rank's bodies at the end [m/s]
+  double largest_local_speed = 0.0;    ///< max of |u| and r |omega| over this rank's bodies [m/s]
+  double iterations_per_step = 0.0;    ///< apgd iterations, mean over the measured steps
+  int unconverged = 0;                 ///< measured steps that did not converge
+  int steps_at_warm_start = 0;         ///< measured steps that took the warm start as it was
+  int most_applies_at_warm_start = 0;  ///< largest operator_applies among those steps
 };
 
 inline constexpr double kQuietPileRadius = 0.1;
@@ -73,6 +75,11 @@ inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestToler
     if (step >= settle_steps) {
       out.unconverged += report.solve.converged ? 0 : 1;
       out.iterations_per_step += static_cast<double>(report.solve.iterations) / rest_steps;
+      if (report.solve.iterations == 0 && report.recursions == 1) {
+        ++out.steps_at_warm_start;
+        out.most_applies_at_warm_start =
+            std::max(out.most_applies_at_warm_start, report.solve.operator_applies);
+      }
     }
   }
   for (std::size_t i = 0; i < domain.numOwned(); ++i) {

@@ -228,8 +228,10 @@ class TimeStepper {
   /// u = u_free + W D gamma for owned bodies.
   RCP<Vector> velocitiesOf(const ContactSystem& system, const Vector& gamma) const;
   /// The solver on one of the step's QPs; `converged` against the
-  /// configured tolerance.
-  SolveReport solveStep(const QuadraticProgram& qp, Vector& gamma) const;
+  /// configured tolerance. With `start_image` (A gamma, gamma on qp's cones)
+  /// the solver may start from it (Solver::solveFromImage).
+  SolveReport solveStep(const QuadraticProgram& qp, Vector& gamma,
+                        Vector* start_image = nullptr) const;
   std::unique_ptr<ConstraintStrategy> constraints_;
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;

@@ -95,5 +95,9 @@ ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& 
 /// Same, reusing a precomputed gradient Ag + b.
 ResidualSpread evaluateResidualSpread(const QuadraticProgram& qp, const Vector& gamma,
                                       const Vector& gradient, double quantile);
+/// The spread at gamma (one application of A), leaving A gamma in `image`
+/// (same map as gamma) for a solve that starts there (Solver::solveFromImage).
+ResidualSpread evaluateResidualSpreadKeepingImage(const QuadraticProgram& qp, const Vector& gamma,
+                                                  double quantile, Vector& image);
 
 }  // namespace grains

@@ -58,6 +58,16 @@ class Solver {
   /// gamma: on entry the warm start (any point; projected first), on exit the
   /// returned iterate. The report's measures are those of that exact iterate.
   virtual SolveReport solve(const QuadraticProgram& qp, Vector& gamma) const = 0;
+  /// solve() from a start the caller has measured already: `gamma` is on
+  /// qp's contact set (projected with qp.cones, and not projected again) and
+  /// `image` holds A gamma; the solve may overwrite `image`. A solver that
+  /// takes its start from there saves the application of A that solve()
+  /// spends on it; the others ignore `image` and solve as solve() does.
+  virtual SolveReport solveFromImage(const QuadraticProgram& qp, Vector& gamma,
+                                     Vector& image) const {
+    (void)image;
+    return solve(qp, gamma);
+  }
 
   void setObserver(IterationObserver observer) { observer_ = std::move(observer); }
 
