@@ -90,6 +90,20 @@ double initialLipschitz(const QuadraticProgram& qp, const DiagonalMetric* metric
   return L > 0.0 && std::isfinite(L) ? L : 1.0;
 }
 
+// The extrapolation weight of the next step: theta_{k+1} and beta_{k+1} of
+// Mazhar et al. (2015) (header formulas), or theta = 1, beta = 0 after a
+// restart (y_{k+1} = x_{k+1}).
+struct Momentum {
+  double theta = 1.0;
+  double beta = 0.0;
+};
+
+Momentum nextMomentum(double theta, bool restart) {
+  if (restart) return {};
+  const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
+  return {theta_next, theta * (1.0 - theta) / (theta * theta + theta_next)};
+}
+
 SolveReport ApgdSolver::run(const QuadraticProgram& qp, Vector& gamma, Vector* start_image) const {
   checkLayout(qp, gamma, "apgd");
   if (start_image && !start_image->getMap()->isSameAs(*gamma.getMap()))
@@ -147,11 +161,10 @@ SolveReport ApgdSolver::run(const QuadraticProgram& qp, Vector& gamma, Vector* s
   double L = initialLipschitz(qp, preconditioned_ ? &metric : nullptr, *x, *xn, *Axn);
   ++applies;
 
-  double theta = 1.0;
-  double beta = 0.0;  // y_k = x_k at the start and after a restart
+  Momentum momentum;  // y_k = x_k at the start
   while (iterations < settings_.max_iterations) {
     ++iterations;
-    const Extrapolation y{x, Ax, z, Az, beta};
+    const Extrapolation y{x, Ax, z, Az, momentum.beta};
     TrialStep trial_step;
     bool certain = true;
     auto sums = [&](bool reproducible) {
@@ -195,14 +208,7 @@ SolveReport ApgdSolver::run(const QuadraticProgram& qp, Vector& gamma, Vector* s
 
     // y_{k+1} = x_{k+1} + beta (x_{k+1} - x_k), or x_{k+1} after a restart;
     // then x_{k+1} becomes x_k and x_k's vectors take the next trial.
-    if (restart) {
-      beta = 0.0;
-      theta = 1.0;
-    } else {
-      const double theta_next = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4.0));
-      beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-      theta = theta_next;
-    }
+    momentum = nextMomentum(momentum.theta, restart);
     std::swap(z, x);
     std::swap(x, xn);
     std::swap(Az, Ax);
