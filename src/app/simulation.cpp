@@ -90,6 +90,7 @@ StepperSettings stepperSettings(const SimulationConfig& config, double max_radiu
   s.envelope = config.contact.envelope > 0.0 ? config.contact.envelope : 0.1 * max_radius;
   s.solver_tolerance = config.solver.settings.tolerance;
   s.rest = config.solver.rest;
+  s.lift_passes = config.contact.lift_correction;
   return s;
 }
 

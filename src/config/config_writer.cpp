@@ -245,6 +245,7 @@ void emitContactSection(YAML::Emitter& out, const SimulationConfig& c) {
   out << YAML::Key << "damping_steps" << YAML::Value << num(c.contact.damping_steps);
   out << YAML::Key << "compliance" << YAML::Value << num(c.contact.compliance);
   out << YAML::Key << "overlap_slop" << YAML::Value << num(c.contact.overlap_slop);
+  out << YAML::Key << "lift_correction" << YAML::Value << c.contact.lift_correction;
   out << YAML::Key << "method" << YAML::Value << c.contact.method.name();
   out << YAML::Key << "subspheres" << YAML::Value << c.contact.subspheres;
   out << YAML::Key << "subsphere_buffer" << YAML::Value << num(c.contact.subsphere_buffer);
@@ -491,7 +492,8 @@ walls:      list of {type: plane, point, normal} | {type: cylinder, side (inside
 contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = frictionless,
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0), overlap_slop (>=0 m, 0;
-            < overlap_tolerance with relcp),
+            < overlap_tolerance with relcp), lift_correction (int 0..100, 0;
+            coulomb, pyramid, coulomb_rolling),
             method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
             ellipsoids), subsphere_buffer (>=0, 0), overlap_tolerance (>0, 1e-5),
             max_recursions (int >=1, 50),

@@ -7,6 +7,7 @@
 
 #include "config_sections.hpp"
 #include "grains/core/text.hpp"
+#include "grains/solver/sliding_lift.hpp"
 
 namespace grains::config_detail {
 
@@ -77,6 +78,13 @@ ContactSection parseContact(MapReader s) {
   out.damping_steps = s.number("damping_steps", out.damping_steps, Range::positive());
   out.compliance = s.number("compliance", out.compliance, Range::nonNegative());
   out.overlap_slop = s.number("overlap_slop", out.overlap_slop, Range::nonNegative());
+  out.lift_correction = static_cast<int>(
+      s.integer("lift_correction", out.lift_correction, Range::closed(0.0, 100.0)));
+  if (out.lift_correction > 0 && !liftsWhenSliding(out.friction)) {
+    s.fail("lift_correction",
+           "0 with contact.friction = " + frictionModelName(out.friction) +
+               " (only coulomb, pyramid and coulomb_rolling friction lift sliding contacts)");
+  }
   // The method-specific keys are accepted with every method (and ignored by
   // the others), so one scenario can be run with each method through --set.
   const std::string method = s.choice("method", "single", constraintMethodNames());

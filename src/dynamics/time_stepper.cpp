@@ -6,7 +6,9 @@
 #include "grains/core/parallel_loops.hpp"
 #include "grains/dynamics/intermediate_configuration.hpp"
 #include "grains/dynamics/motion_bound.hpp"
+#include "grains/dynamics/sliding_lift_correction.hpp"
 #include "grains/parallel/mpi_utils.hpp"
+#include "grains/solver/sliding_lift.hpp"
 
 #include <Tpetra_Import.hpp>
 
@@ -358,7 +360,17 @@ std::vector<Contact> TimeStepper::generateConstraints(const BodyDomain& domain, 
 }
 
 SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) {
-  if (!settings_.rest.enabled()) return solveStep(system.qp, gamma);
+  const bool correcting = correctsLift(system);
+  if (!settings_.rest.enabled() && !correcting) return solveStep(system.qp, gamma);
+  if (correcting) {
+    // Models that lift carry no fixed bounds: gamma goes onto the QP's cones.
+    system.qp.cones.project(gamma);
+    Vector image(gamma.getMap(), false);
+    system.qp.A->apply(gamma, image);
+    SolveReport report = solveLiftCorrected(system, gamma, image, settings_.rest.enabled());
+    ++report.operator_applies;
+    return report;
+  }
   // One application of A: how far the warm start is from solving this step.
   // Box and cylinder friction carry no bounds in a simulation (the Tresca
   // fixed point takes them from the warm start's normal impulses), so the
@@ -372,17 +384,57 @@ SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) 
   }
   cones->project(gamma);
   Vector image(gamma.getMap(), false);
-  const ResidualSpread miss =
-      evaluateResidualSpreadKeepingImage(system.qp, gamma, settings_.rest.quantile, image);
-  solver_->setToleranceScale(
-      settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));
-  if (settings_.rest.stopsAtBulk())
-    solver_->setStopQuantile(settings_.rest.stopQuantile(miss.worst, settings_.solver_tolerance));
+  setRestTarget(
+      evaluateResidualSpreadKeepingImage(system.qp, gamma, settings_.rest.quantile, image));
   // The solve may start from that image only where gamma lies on the QP's own
   // contact set, not on the warm start's bounds.
   SolveReport report =
       cones == &system.qp.cones ? solveStep(system.qp, gamma, &image) : solveStep(system.qp, gamma);
   ++report.operator_applies;
+  return report;
+}
+
+void TimeStepper::setRestTarget(const ResidualSpread& miss) {
+  solver_->setToleranceScale(
+      settings_.rest.scale(miss.worst, miss.quantile, settings_.solver_tolerance));
+  if (settings_.rest.stopsAtBulk())
+    solver_->setStopQuantile(settings_.rest.stopQuantile(miss.worst, settings_.solver_tolerance));
+}
+
+bool TimeStepper::correctsLift(const ContactSystem& system) const {
+  return settings_.lift_passes > 0 && liftsWhenSliding(system.qp.cones.model);
+}
+
+SolveReport TimeStepper::solveLiftCorrected(ContactSystem& system, Vector& gamma, Vector& image,
+                                            bool measure_rest) {
+  QuadraticProgram& qp = system.qp;
+  SlidingLiftCorrection lift(qp);
+  lift.propose(gamma, image, /*loaded_only=*/true, settings_.solver_tolerance);
+  lift.accept();
+  if (measure_rest) {
+    // The warm start's miss on the shifted QP (its gradient from the image).
+    Vector gradient(image, Teuchos::Copy);
+    gradient.update(1.0, *qp.b, 1.0);
+    setRestTarget(evaluateResidualSpread(qp, gamma, gradient, settings_.rest.quantile));
+  }
+  SolveReport report = solveStep(qp, gamma, &image);
+  for (int pass = 1; pass < settings_.lift_passes; ++pass) {
+    // The solution's own lifts; a pass that would move no shift by more
+    // than the tolerance leaves the QP as solved (the gap error the
+    // remaining mismatch allows is below the tolerance too).
+    qp.A->apply(gamma, image);
+    ++report.operator_applies;
+    if (lift.propose(gamma, image, /*loaded_only=*/false, settings_.solver_tolerance) <=
+        settings_.solver_tolerance)
+      break;
+    lift.accept();
+    const SolveReport again = solveStep(qp, gamma, &image);
+    report.iterations += again.iterations;
+    report.operator_applies += again.operator_applies;
+    report.residual = again.residual;
+    report.objective = again.objective;
+    report.converged = again.converged;
+  }
   return report;
 }
 
@@ -430,7 +482,15 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
     }
     gamma = padded;
     clock.lap(report.time_assemble);
-    const SolveReport again = solveStep(system.qp, gamma);
+    SolveReport again;
+    if (correctsLift(system)) {
+      Vector image(gamma.getMap(), false);
+      system.qp.A->apply(gamma, image);
+      again = solveLiftCorrected(system, gamma, image, /*measure_rest=*/false);
+      ++again.operator_applies;
+    } else {
+      again = solveStep(system.qp, gamma);
+    }
     report.solve.iterations += again.iterations;
     report.solve.operator_applies += again.operator_applies;
     report.solve.residual = again.residual;

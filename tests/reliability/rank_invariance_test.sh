@@ -4,7 +4,8 @@
 # wall-clock times and the partition statistics), on 1 rank with 1 and 2
 # threads and on 2, 3 and 4 ranks; a run restarted on 3 ranks from a 1-rank
 # checkpoint continues bit for bit; bbpgd's first 150 steps agree on 1 and 3
-# ranks, and so do a ReLCP ellipsoid compaction, a growing colony (also when
+# ranks (with contact.lift_correction on 1, 2 and 3 ranks), and so do a
+# ReLCP ellipsoid compaction, a growing colony (also when
 # their 1-rank checkpoints continue on 2 ranks) and two periodic boxes (a
 # sheared bed of spheres, the colony periodic in x and y). With parallel.reproducible: false the
 # 2-rank run must part from the 1-rank run (so the comparison can tell).
@@ -44,6 +45,12 @@ run restarted 3 1 --steps 300 --restart "$work/reference/checkpoint_00000150.h5"
 $COMPARE "$work/reference/metrics.csv" "$work/restarted/metrics.csv" 151 ||
   fail "the 3-rank restart of the 1-rank checkpoint differs"
 
+# The sliding-lift correction's shifts are per contact, from reproducible
+# products: the same bits on 1, 2 and 3 ranks.
+for np in 1 2 3; do run "lift$np" "$np" 1 --steps 150 --set contact.lift_correction=3; done
+for np in 2 3; do
+  $COMPARE "$work/lift1/metrics.csv" "$work/lift$np/metrics.csv" || fail "lift_correction on $np ranks differs"
+done
 # bbpgd: its Barzilai-Borwein quotients are reproducible sums too.
 run bbpgd1 1 1 --steps 150 --set solver.name=bbpgd
 run bbpgd3 3 1 --steps 150 --set solver.name=bbpgd

@@ -92,6 +92,10 @@ struct ContactSection {
   double compliance = 0.0;
   /// Overlap depth [m] (>= 0) that SPOOK's gap correction leaves in place.
   double overlap_slop = 0.0;
+  /// Passes of de Saxce's fixed point per solve (0: off; coulomb, pyramid
+  /// and coulomb_rolling): sliding contacts keep touching instead of lifting
+  /// off at mu times their slip.
+  int lift_correction = 0;
   /// How non-spherical pairs are constrained (Palmer et al. (2025) sections 2.5 and 3).
   ConstraintMethod method = ConstraintMethod::Single;
   int subspheres = 7;  ///< multisphere: sub-spheres per body (>= 1; odd for ellipsoids)

@@ -51,6 +51,10 @@ struct StepperSettings {
   /// step that has to iterate is solved (rest_tolerance.hpp).
   double solver_tolerance = 1e-6;
   RestTolerance rest;
+  /// Passes of de Saxce's fixed point per solve (sliding_lift_correction.hpp)
+  /// with coulomb, pyramid and coulomb_rolling friction: 0 keeps the cone
+  /// complementarity relaxation, whose sliding contacts lift off.
+  int lift_passes = 0;
 };
 
 /// Global (all-rank) results of one step.
@@ -200,6 +204,17 @@ class TimeStepper {
                                            StepReport& report) const;
   /// The first solve, warm-started from the impulses of the last step.
   SolveReport solveWarmStarted(ContactSystem& system, Vector& gamma);
+  /// The solver's target for a solve whose warm start misses by `miss`
+  /// (rest_tolerance.hpp).
+  void setRestTarget(const ResidualSpread& miss);
+  /// Whether this step's QPs get the sliding-lift correction.
+  bool correctsLift(const ContactSystem& system) const;
+  /// A solve of the lift-corrected QP from gamma: its first pass shifts b by
+  /// the lifts of gamma, whose image A gamma is `image`; the others by the
+  /// lifts of the last solution, until no shift changes by more than the
+  /// tolerance. Leaves system.qp.b shifted (the QP the impulses solve).
+  SolveReport solveLiftCorrected(ContactSystem& system, Vector& gamma, Vector& image,
+                                 bool measure_rest);
   /// Re-solves with the constraints the strategy adds until it adds none
   /// (ReLCP's recursion); `reached` follows the latest solve.
   void refine(const BodyDomain& domain, std::vector<Contact>& contacts, ContactSystem& system,

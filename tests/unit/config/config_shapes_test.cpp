@@ -218,6 +218,17 @@ TEST(ConfigShapes, ContactMethods) {
   EXPECT_DOUBLE_EQ(load(kBase, {}).contact.overlap_slop, 0.0);
   expectContains(errorOf(kBase, {"contact.overlap_slop=-1e-5"}),
                  {"contact.overlap_slop = -1e-5", "a number >= 0"});
+  // The lift correction needs a friction model whose bound scales with the normal unknown.
+  const SimulationConfig lift =
+      load(kBase, {"contact.friction=coulomb", "contact.mu=0.3", "contact.lift_correction=3"});
+  EXPECT_EQ(lift.contact.lift_correction, 3);
+  expectRoundTrip(lift);
+  EXPECT_EQ(load(kBase, {}).contact.lift_correction, 0);
+  expectContains(errorOf(kBase, {"contact.lift_correction=2"}),
+                 {"contact.lift_correction = 2", "0 with contact.friction = frictionless"});
+  expectContains(
+      errorOf(kBase, {"contact.friction=coulomb", "contact.mu=0.3", "contact.lift_correction=-1"}),
+      {"contact.lift_correction = -1", "an integer in [0"});
   // ReLCP re-solves while an overlap exceeds its tolerance: the slop must stay below it.
   expectContains(errorOf(kBase, {"contact.method=relcp", "contact.overlap_tolerance=1e-4",
                                  "contact.overlap_slop=1e-4"}),
