@@ -365,11 +365,7 @@ SolveReport TimeStepper::solveWarmStarted(ContactSystem& system, Vector& gamma) 
   if (correcting) {
     // Models that lift carry no fixed bounds: gamma goes onto the QP's cones.
     system.qp.cones.project(gamma);
-    Vector image(gamma.getMap(), false);
-    system.qp.A->apply(gamma, image);
-    SolveReport report = solveLiftCorrected(system, gamma, image, settings_.rest.enabled());
-    ++report.operator_applies;
-    return report;
+    return solveLiftCorrected(system, gamma, settings_.rest.enabled());
   }
   // One application of A: how far the warm start is from solving this step.
   // Box and cylinder friction carry no bounds in a simulation (the Tresca
@@ -405,9 +401,11 @@ bool TimeStepper::correctsLift(const ContactSystem& system) const {
   return settings_.lift_passes > 0 && liftsWhenSliding(system.qp.cones.model);
 }
 
-SolveReport TimeStepper::solveLiftCorrected(ContactSystem& system, Vector& gamma, Vector& image,
+SolveReport TimeStepper::solveLiftCorrected(ContactSystem& system, Vector& gamma,
                                             bool measure_rest) {
   QuadraticProgram& qp = system.qp;
+  Vector image(gamma.getMap(), false);
+  qp.A->apply(gamma, image);
   SlidingLiftCorrection lift(qp);
   lift.propose(gamma, image, /*loaded_only=*/true, settings_.solver_tolerance);
   lift.accept();
@@ -418,6 +416,7 @@ SolveReport TimeStepper::solveLiftCorrected(ContactSystem& system, Vector& gamma
     setRestTarget(evaluateResidualSpread(qp, gamma, gradient, settings_.rest.quantile));
   }
   SolveReport report = solveStep(qp, gamma, &image);
+  ++report.operator_applies;  // the image the first pass started from
   for (int pass = 1; pass < settings_.lift_passes; ++pass) {
     // The solution's own lifts; a pass that would move no shift by more
     // than the tolerance leaves the QP as solved (the gap error the
@@ -482,15 +481,10 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
     }
     gamma = padded;
     clock.lap(report.time_assemble);
-    SolveReport again;
-    if (correctsLift(system)) {
-      Vector image(gamma.getMap(), false);
-      system.qp.A->apply(gamma, image);
-      again = solveLiftCorrected(system, gamma, image, /*measure_rest=*/false);
-      ++again.operator_applies;
-    } else {
-      again = solveStep(system.qp, gamma);
-    }
+    // The padded impulses lie on the cones (the new contacts' are zero).
+    const SolveReport again = correctsLift(system)
+                                  ? solveLiftCorrected(system, gamma, /*measure_rest=*/false)
+                                  : solveStep(system.qp, gamma);
     report.solve.iterations += again.iterations;
     report.solve.operator_applies += again.operator_applies;
     report.solve.residual = again.residual;

@@ -209,12 +209,11 @@ class TimeStepper {
   void setRestTarget(const ResidualSpread& miss);
   /// Whether this step's QPs get the sliding-lift correction.
   bool correctsLift(const ContactSystem& system) const;
-  /// A solve of the lift-corrected QP from gamma: its first pass shifts b by
-  /// the lifts of gamma, whose image A gamma is `image`; the others by the
-  /// lifts of the last solution, until no shift changes by more than the
-  /// tolerance. Leaves system.qp.b shifted (the QP the impulses solve).
-  SolveReport solveLiftCorrected(ContactSystem& system, Vector& gamma, Vector& image,
-                                 bool measure_rest);
+  /// A solve of the lift-corrected QP from gamma (on the QP's cones): its
+  /// first pass shifts b by the lifts of gamma, the others by the lifts of
+  /// the last solution, until no shift changes by more than the tolerance.
+  /// Leaves system.qp.b shifted (the QP the impulses solve).
+  SolveReport solveLiftCorrected(ContactSystem& system, Vector& gamma, bool measure_rest);
   /// Re-solves with the constraints the strategy adds until it adds none
   /// (ReLCP's recursion); `reached` follows the latest solve.
   void refine(const BodyDomain& domain, std::vector<Contact>& contacts, ContactSystem& system,
