@@ -493,7 +493,7 @@ contact:    friction (frictionless|coulomb|pyramid|box|cylinder; none = friction
             cone = coulomb), mu (>=0, 0), envelope (>=0, 0 = auto),
             damping_steps (>0, 4), compliance (>=0, 0), overlap_slop (>=0 m, 0;
             < overlap_tolerance with relcp), lift_correction (int 0..100, 0;
-            coulomb, pyramid, coulomb_rolling),
+            coulomb, pyramid, coulomb_rolling; not with relcp),
             method (single|multisphere|relcp, single), subspheres (int >=1, 7; odd with
             ellipsoids), subsphere_buffer (>=0, 0), overlap_tolerance (>0, 1e-5),
             max_recursions (int >=1, 50),

@@ -96,6 +96,15 @@ ContactSection parseContact(MapReader s) {
   out.max_recursions = static_cast<int>(
       s.integer("max_recursions", out.max_recursions,
                 Range::closed(1.0, static_cast<double>(std::numeric_limits<int>::max()))));
+  // A shift the fixed point has not yet matched lets a contact close by the
+  // mismatch; ReLCP then re-solves while that overlap exceeds its tolerance,
+  // and on the settle benchmark its steps run to max_recursions
+  // (docs/solvers.md, "Sliding without lift-off").
+  if (out.lift_correction > 0 && constraintMethodInfo(out.method).finds_new_contacts) {
+    s.fail("lift_correction", "0 with contact.method = " + method +
+                                  " (its recursion re-solves the overlaps that shifts not yet "
+                                  "matched by the fixed point leave; use method single)");
+  }
   // ReLCP re-solves while an overlap exceeds its tolerance; an overlap the
   // step leaves in place (the slop) must therefore stay below it.
   if (constraintMethodInfo(out.method).finds_new_contacts &&

@@ -42,6 +42,15 @@ TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
     throw std::invalid_argument(
         "TimeStepper: a fixed (non-adaptive) contact envelope needs the relcp method, not " +
         settings_.method.name());
+  // The fixed point's not yet matched shifts let contacts close by the
+  // mismatch, which a recursion that re-solves overlaps keeps re-solving
+  // (docs/solvers.md, "Sliding without lift-off").
+  if (settings_.lift_passes > 0 && constraintMethodInfo(settings_.method).finds_new_contacts)
+    throw std::invalid_argument("TimeStepper: the sliding-lift correction (" +
+                                std::to_string(settings_.lift_passes) +
+                                " passes) needs a constraint method that does not re-solve "
+                                "overlaps, not " +
+                                settings_.method.name());
   if (settings_.rest.stopsAtBulk() && !solver_->supportsStopQuantile())
     throw std::invalid_argument(
         "TimeStepper: solver.rest_bulk_stop needs a solver that stops at a quantile of the "
@@ -481,10 +490,7 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
     }
     gamma = padded;
     clock.lap(report.time_assemble);
-    // The padded impulses lie on the cones (the new contacts' are zero).
-    const SolveReport again = correctsLift(system)
-                                  ? solveLiftCorrected(system, gamma, /*measure_rest=*/false)
-                                  : solveStep(system.qp, gamma);
+    const SolveReport again = solveStep(system.qp, gamma);
     report.solve.iterations += again.iterations;
     report.solve.operator_applies += again.operator_applies;
     report.solve.residual = again.residual;

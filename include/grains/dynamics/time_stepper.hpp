@@ -53,7 +53,8 @@ struct StepperSettings {
   RestTolerance rest;
   /// Passes of de Saxce's fixed point per solve (sliding_lift_correction.hpp)
   /// with coulomb, pyramid and coulomb_rolling friction: 0 keeps the cone
-  /// complementarity relaxation, whose sliding contacts lift off.
+  /// complementarity relaxation, whose sliding contacts lift off. Not with a
+  /// method that re-solves overlaps (relcp).
   int lift_passes = 0;
 };
 

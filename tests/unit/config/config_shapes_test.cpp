@@ -229,6 +229,9 @@ TEST(ConfigShapes, ContactMethods) {
   expectContains(
       errorOf(kBase, {"contact.friction=coulomb", "contact.mu=0.3", "contact.lift_correction=-1"}),
       {"contact.lift_correction = -1", "an integer in [0"});
+  expectContains(errorOf(kBase, {"contact.friction=coulomb", "contact.mu=0.3",
+                                 "contact.lift_correction=3", "contact.method=relcp"}),
+                 {"contact.lift_correction = 3", "0 with contact.method = relcp"});
   // ReLCP re-solves while an overlap exceeds its tolerance: the slop must stay below it.
   expectContains(errorOf(kBase, {"contact.method=relcp", "contact.overlap_tolerance=1e-4",
                                  "contact.overlap_slop=1e-4"}),

@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace grains {
 namespace {
 
@@ -82,6 +85,27 @@ TEST_P(CorrectedSliding, ASlidingSphereKeepsTouchingAndSlowsAtMuG) {
 INSTANTIATE_TEST_SUITE_P(Models, CorrectedSliding,
                          ::testing::Values(FrictionModel::Coulomb, FrictionModel::Pyramid),
                          [](const auto& model) { return frictionModelName(model.param); });
+
+// Shifts the fixed point has not yet matched let contacts close by the
+// mismatch, which ReLCP's recursion would re-solve again and again.
+TEST(SlidingLift, IsRefusedWithAMethodThatReSolvesOverlaps) {
+  StepperSettings s;
+  s.assembly.friction = FrictionModel::Coulomb;
+  s.mu = kMu;
+  s.lift_passes = 3;
+  s.method = ConstraintMethod::Relcp;
+  SolverSettings solver;
+  try {
+    TimeStepper stepper(s, {},
+                        SolverRegistry::instance().create("apgd", solver, s.assembly.friction));
+    FAIL() << "relcp with the lift correction was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not relcp"), std::string::npos) << e.what();
+  }
+  s.method = ConstraintMethod::Single;
+  EXPECT_NO_THROW(
+      TimeStepper(s, {}, SolverRegistry::instance().create("apgd", solver, s.assembly.friction)));
+}
 
 TEST(SlidingLift, OnlyModelsWhoseBoundScalesWithTheNormalUnknownLift) {
   EXPECT_TRUE(liftsWhenSliding(FrictionModel::CoulombRolling));
