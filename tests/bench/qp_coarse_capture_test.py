@@ -23,6 +23,8 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
+from qp_study_support import finish
+
 RADIUS = 0.5
 
 
@@ -74,9 +76,7 @@ def main():
                 got = table.get(kind)
                 if got is None or any(abs(g - e) > 2e-3 for g, e in zip(got, expected)):
                     failures.append(f"clusters of {size}, {kind}: {got}, expected {expected}")
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("qp_coarse_capture: all checks passed")
+    finish("qp_coarse_capture", failures)
 
 
 if __name__ == "__main__":
