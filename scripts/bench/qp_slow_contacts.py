@@ -12,8 +12,10 @@ per kind of contact at the reference (separating, sticking, sliding), how
 many there are, how many of them still miss TOLERANCE (default 1e-4, the
 settle benchmark's) after those iterations, and the 99th percentile of
 their residuals; then how many of the missing contacts miss mostly in
-their tangential rows, and how far the iterate is from the reference in
-impulses and in A times the impulses (the contact velocities): an error
+their tangential rows, how many contacts the iterate has of another kind
+than the reference (the face of the cones it has not yet found), and how
+far the iterate is from the reference in impulses and in A times the
+impulses (the contact velocities): an error
 that is large in the impulses and small in their velocities lies along
 the soft directions of A.
 """
@@ -43,6 +45,10 @@ def main(path, iterations, tolerance):
                   f"{np.percentile(share[mine], 99):8.1e}")
     tangential = np.hypot(rows[:, 1], rows[:, 2]) > rows[:, 0]
     print(f"  missing mostly in the tangential rows: {int((missing & tangential).sum())}")
+    other = contact_kinds(x, mu) != kind
+    print(f"  of another kind than at the reference: {int(other.sum())} ("
+          + ", ".join(f"{name} {int((other & (kind == k)).sum())}"
+                      for k, name in enumerate(KIND_NAMES)) + " at the reference)")
     error = x - reference
     print(f"  |gamma - gamma*| / |gamma*| = {np.linalg.norm(error) / np.linalg.norm(reference):.3g}, "
           f"|A (gamma - gamma*)| / |A gamma*| = "
