@@ -76,9 +76,10 @@ std::map<std::string, std::vector<DocumentedOption>> documentedOptions(const std
   return table;
 }
 
-std::string rangeText(const SolverOptionSpec& spec, double low, double high) {
+// The registry's range as the table would write it, for failure messages.
+std::string rangeText(const SolverOptionSpec& spec) {
   std::ostringstream text;
-  text << (spec.integer ? "integer in [" : "[") << low << ", " << high << "]";
+  text << (spec.integer ? "integer in [" : "[") << spec.min_value << ", " << spec.max_value << "]";
   return text.str();
 }
 
@@ -118,7 +119,7 @@ TEST(SolverOptionsDoc, ConfigMdListsEveryOptionWithTheRegistrysDefaultAndRange) 
       EXPECT_EQ(low, spec.min_value);
       EXPECT_EQ(high, spec.max_value);
       EXPECT_EQ(doc.range_text.rfind("integer in ", 0) == 0, spec.integer)
-          << doc.range_text << " against " << rangeText(spec, spec.min_value, spec.max_value);
+          << doc.range_text << " against " << rangeText(spec);
     }
   }
 }
