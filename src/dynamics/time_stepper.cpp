@@ -20,6 +20,17 @@ namespace grains {
 namespace {
 // Margin on the largest relative displacement within a step.
 constexpr double kEnvelopeSafety = 1.25;
+
+// A solve continued by another on the step's next QP (a lift pass, a ReLCP
+// re-solve): the work adds up, the measures and convergence are the later
+// solve's, whose impulses the step keeps.
+void continueWith(SolveReport& report, const SolveReport& again) {
+  report.iterations += again.iterations;
+  report.operator_applies += again.operator_applies;
+  report.residual = again.residual;
+  report.objective = again.objective;
+  report.converged = again.converged;
+}
 }  // namespace
 
 TimeStepper::TimeStepper(StepperSettings settings, std::vector<Wall> walls,
@@ -436,12 +447,7 @@ SolveReport TimeStepper::solveLiftCorrected(ContactSystem& system, Vector& gamma
         settings_.solver_tolerance)
       break;
     lift.accept();
-    const SolveReport again = solveStep(qp, gamma, &image);
-    report.iterations += again.iterations;
-    report.operator_applies += again.operator_applies;
-    report.residual = again.residual;
-    report.objective = again.objective;
-    report.converged = again.converged;
+    continueWith(report, solveStep(qp, gamma, &image));
   }
   return report;
 }
@@ -490,14 +496,9 @@ void TimeStepper::refine(const BodyDomain& domain, std::vector<Contact>& contact
     }
     gamma = padded;
     clock.lap(report.time_assemble);
-    const SolveReport again = solveStep(system.qp, gamma);
-    report.solve.iterations += again.iterations;
-    report.solve.operator_applies += again.operator_applies;
-    report.solve.residual = again.residual;
-    report.solve.objective = again.objective;
     // The step's impulses are this solve's; the earlier solves only chose
     // the constraints to add.
-    report.solve.converged = again.converged;
+    continueWith(report.solve, solveStep(system.qp, gamma));
     ++report.recursions;
     clock.lap(report.time_solve);
     reached.update(*velocitiesOf(system, gamma), dt);
