@@ -28,7 +28,6 @@ large shares here.
 """
 import argparse
 import sys
-from collections import deque
 
 import numpy as np
 import scipy.io
@@ -36,6 +35,7 @@ import scipy.linalg as la
 import scipy.sparse as sp
 
 from qp_face_conditioning import apgd_in_metric, natural_residual, read_friction_qp
+from two_level_qp import aggregates
 
 STRESS_COMPONENTS = ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))
 
@@ -57,26 +57,14 @@ def contact_frames(Dt, contacts):
 
 
 def clusters(bodies, size):
-    """Breadth-first aggregation of the body graph: a label per body gid."""
+    """Breadth-first aggregation of the body graph (two_level_qp.py's, over
+    the bodies that share a contact): a label per body gid, and their count."""
     count = max(max(g) for g in bodies) + 1
-    neighbours = [[] for _ in range(count)]
-    for g in bodies:
-        if len(g) == 2:
-            neighbours[g[0]].append(g[1])
-            neighbours[g[1]].append(g[0])
-    label = -np.ones(count, dtype=int)
-    n = 0
-    for seed in range(count):
-        if label[seed] >= 0:
-            continue
-        label[seed], members, queue = n, 1, deque([seed])
-        while queue and members < size:
-            for v in neighbours[queue.popleft()]:
-                if label[v] < 0 and members < size:
-                    label[v], members = n, members + 1
-                    queue.append(v)
-        n += 1
-    return label, n
+    pairs = np.array([g for g in bodies if len(g) == 2]).reshape(-1, 2)
+    graph = sp.coo_matrix((np.ones(2 * len(pairs)),
+                           (np.r_[pairs[:, 0], pairs[:, 1]], np.r_[pairs[:, 1], pairs[:, 0]])),
+                          shape=(count, count)).tocsr()
+    return aggregates(graph, np.ones(count, dtype=bool), size)
 
 
 def prolongation(bodies, frames, label, loaded, kind):
