@@ -9,6 +9,7 @@
 // Under mpirun the bodies are split between the ranks (Zoltan2).
 #include "grains/constraint/contact_detection.hpp"
 #include "grains/constraint/contact_system.hpp"
+#include "grains/parallel/mpi_startup.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <mpi.h>
@@ -140,6 +141,7 @@ double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(
 }  // namespace
 
 int main(int argc, char** argv) {
+  grains::preferQuickSingletonStartup();  // before MPI_Init
   Tpetra::ScopeGuard scope(&argc, &argv);
   auto comm = Tpetra::getDefaultComm();
   try {

@@ -6,6 +6,7 @@
 #include "grains/app/simulation.hpp"
 #include "grains/config/config_loader.hpp"
 #include "grains/config/time_step_advice.hpp"
+#include "grains/parallel/mpi_startup.hpp"
 #include "grains/scenario/body_generator.hpp"
 
 #include <Tpetra_Core.hpp>
@@ -145,6 +146,7 @@ int main(int argc, char** argv) {
   // the command line, and would print its own help before grains' usage: it
   // gets the program name only (MPI takes nothing from argv either).
   int init_argc = 1;
+  grains::preferQuickSingletonStartup();  // before MPI_Init
   Tpetra::ScopeGuard scope(&init_argc, &argv);
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;

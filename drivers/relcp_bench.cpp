@@ -8,6 +8,7 @@
 //   chainmail   section 4.4: true ring-ring overlap of each method.
 #include "grains/dynamics/time_stepper.hpp"
 #include "grains/geometry/contact_geometry.hpp"
+#include "grains/parallel/mpi_startup.hpp"
 #include "grains/parallel/mpi_utils.hpp"
 
 #include <Tpetra_Core.hpp>
@@ -420,6 +421,7 @@ int usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  grains::preferQuickSingletonStartup();  // before MPI_Init
   Tpetra::ScopeGuard scope(&argc, &argv);
   if (argc < 2) return usage();
   const std::string command = argv[1];

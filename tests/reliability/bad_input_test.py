@@ -295,8 +295,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("source")
-    # Each grains process spends most of its ~0.4 s waiting in MPI's
-    # singleton start-up, not computing: three per core keep the cores busy.
+    # Each grains process spends half of its ~0.2 s waiting for MPI's
+    # singleton server to start, not computing: three per core keep the
+    # cores busy.
     parser.add_argument("--jobs", type=int, default=min(8, 3 * (os.cpu_count() or 1)))
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
