@@ -35,3 +35,26 @@ function(grains_warnings target)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
 endfunction()
+
+# Precompiled headers: Trilinos' and Eigen's headers take about half of a
+# translation unit's compile time, parsed again in every one.
+# grains_precompile(TARGET [REUSE_FROM OTHER] [TESTS]) precompiles them for
+# TARGET, or reuses OTHER's (same flags); TESTS adds GoogleTest's header.
+option(GRAINS_PCH "Precompile the Trilinos, Eigen and GoogleTest headers" ON)
+function(grains_precompile target)
+  cmake_parse_arguments(PCH "TESTS" "REUSE_FROM" "" ${ARGN})
+  if(NOT GRAINS_PCH)
+    return()
+  endif()
+  if(PCH_REUSE_FROM)
+    target_precompile_headers(${target} REUSE_FROM ${PCH_REUSE_FROM})
+    return()
+  endif()
+  set(headers <Teuchos_RCP.hpp> <Tpetra_Core.hpp> <Tpetra_CrsMatrix.hpp> <Tpetra_Map.hpp>
+              <Tpetra_MultiVector.hpp> <Tpetra_Operator.hpp> <Tpetra_Vector.hpp> <Eigen/Core>
+              <Eigen/Geometry> <algorithm> <cmath> <string> <vector>)
+  if(PCH_TESTS)
+    list(APPEND headers <gtest/gtest.h>)
+  endif()
+  target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()

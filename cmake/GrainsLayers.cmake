@@ -27,6 +27,14 @@ function(grains_add_layers)
     if(sources)
       add_library(grains_layer_${layer} STATIC ${sources})
       grains_warnings(grains_layer_${layer})
+      # core, geometry and neighbor know nothing of Trilinos; the solver
+      # layer is the first that uses it, and the layers above share its
+      # precompiled headers.
+      if(layer STREQUAL "solver")
+        grains_precompile(grains_layer_solver)
+      elseif(NOT layer MATCHES "^(core|geometry|neighbor)$")
+        grains_precompile(grains_layer_${layer} REUSE_FROM grains_layer_solver)
+      endif()
     else()
       add_library(grains_layer_${layer} INTERFACE)
     endif()
