@@ -10,14 +10,6 @@
 
 namespace grains::config_detail {
 
-namespace {
-
-bool startsWith(const std::string& s, const std::string& prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-}  // namespace
-
 std::string ParseContext::overrideFor(const std::string& path) const {
   for (const auto& [key, text] : overrides) {
     if (path == key || startsWith(path, key + ".") || startsWith(key, path + ".")) return text;

@@ -1,13 +1,13 @@
 #include "grains/parallel/mpi_startup.hpp"
 
+#include "grains/core/text.hpp"
+
 #include <cstdlib>
 
 extern char** environ;
 
 namespace grains {
 namespace {
-
-bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 // Set by mpirun (Open MPI), by PMIx launchers (srun --mpi=pmix, prterun)
 // and by PMI-1/2 launchers (MPICH's hydra, srun --mpi=pmi2).
@@ -20,8 +20,9 @@ bool launchedByMpi(const std::vector<std::string>& environment) {
 }
 
 bool isSet(const std::vector<std::string>& environment, const std::string& name) {
+  const std::string assignment = name + "=";
   for (const std::string& entry : environment)
-    if (startsWith(entry, (name + "=").c_str())) return true;
+    if (startsWith(entry, assignment)) return true;
   return false;
 }
 
@@ -29,18 +30,14 @@ bool isSet(const std::vector<std::string>& environment, const std::string& name)
 
 std::vector<std::pair<std::string, std::string>> quickSingletonSettings(
     const std::vector<std::string>& environment) {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (launchedByMpi(environment)) return out;
   // The ob1 point-to-point layer: with nothing set Open MPI also opens its
   // cm layer, which probes for libfabric, PSM and PSM2 networks and waits
   // for them, and a lone process never sends. (Not ess_singleton_isolated,
   // which would save the singleton server's 0.1 s as well: isolated
   // singletons all take job 0/1 and share one session directory, and
   // concurrent ones remove it under each other.)
-  const std::pair<const char*, const char*> wanted[] = {{"OMPI_MCA_pml", "ob1"}};
-  for (const auto& [name, value] : wanted)
-    if (!isSet(environment, name)) out.emplace_back(name, value);
-  return out;
+  if (launchedByMpi(environment) || isSet(environment, "OMPI_MCA_pml")) return {};
+  return {{"OMPI_MCA_pml", "ob1"}};
 }
 
 void preferQuickSingletonStartup() {

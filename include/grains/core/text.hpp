@@ -1,6 +1,6 @@
 #pragma once
 // Small text helpers shared by every layer: numbers in messages and files,
-// lists of names, trimmed fields.
+// lists of names, prefixes, trimmed fields.
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +33,11 @@ inline std::string joined(const std::vector<std::string>& items,
   std::string text;
   for (std::size_t i = 0; i < items.size(); ++i) text += (i == 0 ? "" : separator) + items[i];
   return text;
+}
+
+/// Whether `text` begins with `prefix`.
+inline bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
 }
 
 /// `text` without leading and trailing white space.
