@@ -160,7 +160,7 @@ class ContactRowWriter {
   ContactRowWriter(const std::vector<Contact>& contacts, const std::vector<Body>& bodies,
                    const std::vector<int>& column_of_body, const AssemblySettings& settings,
                    int block, JacobianArrays& jacobian, ConeSet& cones,
-                   std::vector<double>& gap_term)
+                   std::vector<double>& gap_term, std::vector<double>& rolling_radius)
       : contacts_(contacts),
         bodies_(bodies),
         column_of_body_(column_of_body),
@@ -172,7 +172,8 @@ class ContactRowWriter {
         nrows_(contacts.size() * static_cast<std::size_t>(block)),
         jacobian_(jacobian),
         cones_(cones),
-        gap_term_(gap_term) {}
+        gap_term_(gap_term),
+        rolling_radius_(rolling_radius) {}
 
   void write(std::size_t ci) const {
     const Contact& c = contacts_[ci];
@@ -185,20 +186,26 @@ class ContactRowWriter {
     // within it is held, not pushed out again every step).
     gap_term_[ci * static_cast<std::size_t>(block_)] =
         relaxed ? relax_ * std::min(0.0, g.gap + slop_) : g.gap;
-    if (c.isWall()) addWallMotion(ci, c, directions);
     const Body& bb = bodies_[static_cast<std::size_t>(c.body_b)];
     const int col_b = column_of_body_[static_cast<std::size_t>(c.body_b)];
     const int col_a = c.body_a >= 0 ? column_of_body_[static_cast<std::size_t>(c.body_a)] : -1;
     if (rolling_) {
+      // The angular rows measure the surface velocity the relative rotation
+      // gives at the rolling radius, rho d . (omega_b - omega_a): in m/s like
+      // the other rows, so the solver's tolerance means the same on all six
+      // (measured in radians, it asked 1/rho times more of them). Their
+      // unknowns are the torque impulses over rho, bounded by mu_r gamma_n and
+      // mu_s gamma_n.
       const Body* ba = c.body_a >= 0 ? &bodies_[static_cast<std::size_t>(c.body_a)] : nullptr;
       const double rho = contactRollingRadius(ba, bb, g);
-      const double rolling =
+      rolling_radius_[ci] = rho;
+      for (int r = 3; r < 6; ++r) directions[r] *= rho;
+      cones_.rolling[ci] =
           c.rolling_friction >= 0.0 ? c.rolling_friction : settings_.rolling_friction;
-      const double spinning =
+      cones_.spinning[ci] =
           c.spinning_friction >= 0.0 ? c.spinning_friction : settings_.spinning_friction;
-      cones_.rolling[ci] = rolling * rho;
-      cones_.spinning[ci] = spinning * rho;
     }
+    if (c.isWall()) addWallMotion(ci, c, directions);
     writeFrame(ci, c, directions, col_a, col_b);
     if (!jacobian_.csr) return;
     for (int r = 0; r < block_; ++r) writeCsrRow(ci, r, c, directions[r], col_a, col_b);
@@ -285,6 +292,7 @@ class ContactRowWriter {
   JacobianArrays& jacobian_;
   ConeSet& cones_;
   std::vector<double>& gap_term_;
+  std::vector<double>& rolling_radius_;
 };
 
 /// diag(A) = scale * diag(D^T W D) + reg per row, from the contact frames the
@@ -379,10 +387,11 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   if (settings.friction == FrictionModel::CoulombRolling) {
     sys.qp.cones.rolling.resize(contacts.size());
     sys.qp.cones.spinning.resize(contacts.size());
+    sys.rolling_radius.resize(contacts.size());
   }
   JacobianArrays jacobian(contacts, block, settings.row_matrix);
   const ContactRowWriter writer(contacts, bodies, columns.column_of_body, settings, block, jacobian,
-                                sys.qp.cones, gap_term);
+                                sys.qp.cones, gap_term, sys.rolling_radius);
   parallelFor(contacts.size(), [&](std::size_t ci) { writer.write(ci); });
   if (settings.row_matrix) {
     if (nrows == 0) jacobian.csr_start(0) = 0;
@@ -417,6 +426,30 @@ ContactSystem assembleContactSystem(const BodyDomain& domain, const std::vector<
   sys.qp.b = sys.b;
   sys.qp.factored = sys.factored;
   return sys;
+}
+
+namespace {
+// gamma's angular unknowns (rows 3-5 of each contact) times factor(rho).
+template <typename Factor>
+void scaleAngularUnknowns(const ContactSystem& system, Vector& gamma, Factor factor) {
+  if (system.rolling_radius.empty()) return;
+  auto view = gamma.getLocalViewHost(Tpetra::Access::ReadWrite);
+  double* g = view.data();
+  const std::size_t block = static_cast<std::size_t>(system.qp.cones.blockSize());
+  parallelFor(system.rolling_radius.size(), [&](std::size_t ci) {
+    const double f = factor(system.rolling_radius[ci]);
+    for (std::size_t r = 3; r < block; ++r) g[ci * block + r] *= f;
+  });
+}
+}  // namespace
+
+void torquesToAngularUnknowns(const ContactSystem& system, Vector& gamma) {
+  // A contact without a rolling radius has no torque bound and no angular rows.
+  scaleAngularUnknowns(system, gamma, [](double rho) { return rho > 0.0 ? 1.0 / rho : 0.0; });
+}
+
+void angularUnknownsToTorques(const ContactSystem& system, Vector& gamma) {
+  scaleAngularUnknowns(system, gamma, [](double rho) { return rho; });
 }
 
 RCP<Vector> bodyImpulses(const ContactSystem& system, const Vector& gamma) {

@@ -143,6 +143,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   const int block = system.qp.cones.blockSize();
   Vector gamma(system.constraint_map);
   warm_start_.fill(contacts, block, gamma);
+  torquesToAngularUnknowns(system, gamma);  // the cache holds torques, the QP their unknowns
   clock.lap(report.time_assemble);
   const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
   report.solve = solveWarmStarted(system, gamma);
@@ -165,7 +166,10 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       solve_hook_(step_index, system, *warm, gamma, report.solve);
     }
   }
-  warm_start_.store(contacts, block, gamma);
+  // The cache, the outputs and checkpoints keep torque impulses.
+  Vector impulses(gamma, Teuchos::Copy);
+  angularUnknownsToTorques(system, impulses);
+  warm_start_.store(contacts, block, impulses);
   report.thin_wall_crossings = findThinWallCrossings(
       domain.comm(), domain.bodies(), reached.bodies(), domain.numOwned(), step_walls_);
   acceptReached(domain, reached, system, gamma);
@@ -175,7 +179,7 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   // Kept for the outputs; moved, not copied (a serial pass over every contact).
   last_contacts_ = std::move(contacts);
   {
-    auto g = gamma.getData();
+    auto g = impulses.getData();
     last_impulses_.assign(g.begin(), g.end());
   }
   if (walls_report_ || force_controlled_)

@@ -189,7 +189,8 @@ ExportSizes exportSizes(const ContactSystem& system, const Comm& comm) {
 }
 
 /// cones.mtx: one column (mu) per contact; coulomb_rolling adds the rolling
-/// and spinning bounds per unit normal impulse (mu_r rho, mu_s rho).
+/// and spinning bounds per unit normal impulse of its angular unknowns
+/// (mu_r, mu_s; the unknowns are torques over the rolling radius).
 MultiVector coneCoefficients(const ContactSystem& system, const RCP<const Comm>& comm) {
   const ConeSet& cones = system.qp.cones;
   const int block = cones.blockSize();

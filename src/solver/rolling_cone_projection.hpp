@@ -13,9 +13,10 @@
 namespace grains::solver_detail {
 
 // Projection onto K = {|t| <= mu n, |r| <= k_r n, |s| <= k_s n} (t = (u, w),
-// r = (r1, r2), k_r = mu_r rho, k_s = mu_s rho), the contact set of Tasora &
-// Anitescu 2013 (their eqs. 9-11 with the rolling and spinning bounds as
-// torques mu_r rho N, mu_s rho N). For a fixed n the closest point of the
+// r = (r1, r2), k_r = mu_r, k_s = mu_s on the QP's angular unknowns, the
+// torques over the rolling radius rho), the contact set of Tasora & Anitescu
+// 2013 (their eqs. 9-11 with the rolling and spinning bounds as torques
+// mu_r rho N, mu_s rho N). For a fixed n the closest point of the
 // slice is the independent clip of t, r and s to their discs and interval,
 // so the squared distance is the convex, C^1 piecewise quadratic
 //   f(n) = (n - n0)^2 + sum_i max(a_i - k_i n, 0)^2,

@@ -27,7 +27,8 @@ struct AssemblySettings {
   FrictionModel friction = FrictionModel::Frictionless;
   /// CoulombRolling: dimensionless rolling and spinning resistance; the
   /// torque bounds are mu_r rho gamma_n and mu_s rho gamma_n with rho the
-  /// contact's rolling radius (rolling_radius.hpp).
+  /// contact's rolling radius (rolling_radius.hpp), i.e. mu_r gamma_n and
+  /// mu_s gamma_n on the QP's angular unknowns (ContactSystem::rolling_radius).
   double rolling_friction = 0.0;
   double spinning_friction = 0.0;
   double damping_steps = 4.0;
@@ -56,7 +57,8 @@ Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point
 
 /// Row of D^T for one body and an angular direction d (rolling and spinning
 /// rows): [0, d^T], the body's angular velocity about d; side a negated, so
-/// the row measures d . (omega_b - omega_a).
+/// the row measures d . (omega_b - omega_a). The assembly passes d = rho t
+/// (ContactSystem::rolling_radius).
 Eigen::Matrix<double, 1, 6> angularJacobianRow(const Vec3& direction);
 /// Orthonormal tangents (t1, t2) with t1 x t2 = n, chosen deterministically from n.
 void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2);
@@ -75,7 +77,19 @@ struct ContactSystem {
   RCP<Vector> b;
   RCP<Vector> u_free;  ///< free velocities (u, omega) of owned bodies on body_map
   QuadraticProgram qp;
+  /// CoulombRolling only, per local contact: the rolling radius rho [m].
+  /// The angular rows are rho d . (omega_b - omega_a), the velocity the
+  /// relative rotation gives at that radius (m/s, like the other rows, so the
+  /// tolerance means the same on all of them), and their unknowns the torque
+  /// impulses over rho [N s], bounded by mu_r gamma_n and mu_s gamma_n.
+  /// Empty for the other models.
+  std::vector<double> rolling_radius;
 };
+
+/// The QP's angular unknowns from torque impulses [N m s] (divided by rho),
+/// and back; no-ops without rolling rows.
+void torquesToAngularUnknowns(const ContactSystem& system, Vector& gamma);
+void angularUnknownsToTorques(const ContactSystem& system, Vector& gamma);
 
 /// Collective. `maps` (optional) carries the body maps and the ghost Import
 /// plan from one assembly to the next (AssemblyMaps); without it they are

@@ -108,9 +108,10 @@ void projectRollingCone(double mu, double rolling, double spinning, double* g);
 struct ConeSet {
   FrictionModel model = FrictionModel::Frictionless;
   std::vector<double> mu;  ///< friction coefficient per local contact
-  /// CoulombRolling only, per local contact: the rolling and spinning torque
-  /// bounds per unit normal impulse, mu_r rho and mu_s rho [m] (rho the
-  /// contact's rolling radius). Empty for the other models.
+  /// CoulombRolling only, per local contact: the bounds of the rolling and
+  /// spinning unknowns per unit normal impulse (mu_r and mu_s; the unknowns
+  /// are the torques over the rolling radius, ContactSystem::rolling_radius).
+  /// Empty for the other models.
   std::vector<double> rolling;
   std::vector<double> spinning;
   /// Box and cylinder only: the normal impulse estimate per local contact

@@ -39,7 +39,7 @@ Vector bodyVelocities(const ContactSystem& sys, const BodyDomain& domain) {
 
 // D^T U: rows 0-2 are the relative contact-point velocity along (n, t1, t2)
 // as with coulomb; rows 3-5 the relative angular velocity omega_b - omega_a
-// about t1, t2 and n (a wall has omega_a = 0).
+// about t1, t2 and n (a wall has omega_a = 0) times the rolling radius rho.
 TEST(RollingRows, RowsAreRelativeVelocitiesAndRelativeAngularVelocities) {
   std::mt19937_64 rng(3);
   BodyDomain domain = smallDomain(rng);
@@ -65,9 +65,11 @@ TEST(RollingRows, RowsAreRelativeVelocitiesAndRelativeAngularVelocities) {
     const Vec3 dw = bb.angular_velocity - (ba ? ba->angular_velocity : Vec3::Zero());
     Vec3 t1, t2;
     tangentBasis(g.normal, t1, t2);
-    const double expected[6] = {
-        g.normal.dot(vb - va), t1.dot(vb - va), t2.dot(vb - va), t1.dot(dw), t2.dot(dw),
-        g.normal.dot(dw)};
+    const double rho = contactRollingRadius(ba, bb, g);
+    ASSERT_GT(rho, 0.0);
+    EXPECT_DOUBLE_EQ(sys.rolling_radius[c], rho);
+    const double expected[6] = {g.normal.dot(vb - va), t1.dot(vb - va),  t2.dot(vb - va),
+                                rho * t1.dot(dw),      rho * t2.dot(dw), rho * g.normal.dot(dw)};
     for (int k = 0; k < 6; ++k) {
       EXPECT_NEAR(r[6 * c + k], expected[k], 1e-12) << "contact " << c << " row " << k;
       EXPECT_NEAR(f[6 * c + k], expected[k], 1e-12) << "matrix-free, contact " << c << " row " << k;
@@ -75,8 +77,9 @@ TEST(RollingRows, RowsAreRelativeVelocitiesAndRelativeAngularVelocities) {
   }
 }
 
-// D gamma for a unit rolling (spinning) impulse: a pure torque +t1 (+n) on
-// body b and -t1 (-n) on body a, no force; matrix-free and assembled agree.
+// D gamma for a unit rolling (spinning) unknown: a pure torque +rho t1
+// (+rho n) on body b and its opposite on body a, no force; matrix-free and
+// assembled agree, and the unknowns convert to those torques and back.
 TEST(RollingRows, AngularImpulseIsAPureTorquePairOnTheTwoBodies) {
   std::mt19937_64 rng(8);
   BodyDomain domain = smallDomain(rng);
@@ -84,6 +87,8 @@ TEST(RollingRows, AngularImpulseIsAPureTorquePairOnTheTwoBodies) {
   ASSERT_FALSE(contacts.empty());
   const auto sys = assembleContactSystem(domain, contacts, rollingSettings());
   const Contact& ct = contacts[0];
+  const double rho = sys.rolling_radius[0];
+  ASSERT_GT(rho, 0.0);
   Vec3 t1, t2;
   tangentBasis(ct.geometry.normal, t1, t2);
   for (int row = 3; row < 6; ++row) {
@@ -101,10 +106,18 @@ TEST(RollingRows, AngularImpulseIsAPureTorquePairOnTheTwoBodies) {
                                                              : 0.0;
       for (int k = 0; k < 3; ++k) {
         EXPECT_NEAR(d[6 * i + k], 0.0, 1e-15);
-        EXPECT_NEAR(d[6 * i + 3 + k], sign * axis[k], 1e-15) << "row " << row << " body " << i;
+        EXPECT_NEAR(d[6 * i + 3 + k], sign * rho * axis[k], 1e-15)
+            << "row " << row << " body " << i;
         EXPECT_NEAR(e[6 * i + 3 + k], d[6 * i + 3 + k], 1e-15);
       }
     }
+    // As a torque impulse the unknown is rho; back again, 1 (rows 0-2 untouched).
+    gamma.getDataNonConst()[0] = 2.0;
+    angularUnknownsToTorques(sys, gamma);
+    EXPECT_DOUBLE_EQ(gamma.getData()[row], rho);
+    EXPECT_DOUBLE_EQ(gamma.getData()[0], 2.0);
+    torquesToAngularUnknowns(sys, gamma);
+    EXPECT_DOUBLE_EQ(gamma.getData()[row], 1.0);
   }
 }
 
@@ -127,8 +140,11 @@ TEST(RollingRows, RollingRadiusOfSpheresAndWalls) {
     } else {
       wall = true;
     }
-    EXPECT_DOUBLE_EQ(sys.qp.cones.rolling[c], settings.rolling_friction * rho);
-    EXPECT_DOUBLE_EQ(sys.qp.cones.spinning[c], settings.spinning_friction * rho);
+    EXPECT_DOUBLE_EQ(sys.rolling_radius[c], rho);
+    // The torque bounds mu_r rho gamma_n and mu_s rho gamma_n, on unknowns
+    // that are the torques over rho.
+    EXPECT_DOUBLE_EQ(sys.qp.cones.rolling[c], settings.rolling_friction);
+    EXPECT_DOUBLE_EQ(sys.qp.cones.spinning[c], settings.spinning_friction);
   }
   EXPECT_TRUE(wall);
   EXPECT_TRUE(pair);
@@ -149,6 +165,7 @@ TEST(RollingRows, CoulombHasNoRollingRows) {
   const auto sys = assembleContactSystem(domain, contacts, settings);
   EXPECT_EQ(sys.qp.cones.blockSize(), 3);
   EXPECT_TRUE(sys.qp.cones.rolling.empty());
+  EXPECT_TRUE(sys.rolling_radius.empty());
   EXPECT_EQ(sys.constraint_map->getGlobalNumElements(), 3 * contacts.size());
 }
 

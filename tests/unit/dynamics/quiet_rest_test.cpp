@@ -179,14 +179,16 @@ TEST(QuietRest, APileAtRestWithOverlapSlopCostsNextToNoIterations) {
   EXPECT_EQ(still.unconverged, 0);
   EXPECT_EQ(busy.unconverged, 0);
   EXPECT_LE(still.iterations_per_step, 2.0);
-  EXPECT_LT(still.largest_speed, 1e-7);
+  // The rest floor lets contact velocities be off by up to 0.01 tau / dt =
+  // 2e-6 m/s; the still pile's fastest sphere moves at a fraction of that.
+  EXPECT_LT(still.largest_speed, 5e-7);
   // A step that takes the warm start as it is costs the one application of A
   // that measured its miss: the solver starts from that product.
   EXPECT_GE(still.steps_at_warm_start, 20);
   EXPECT_EQ(still.most_applies_at_warm_start, 1);
   // Without the slop the same pile iterates more and keeps moving.
   EXPECT_GT(busy.iterations_per_step, 1.5 * still.iterations_per_step);
-  EXPECT_GT(busy.largest_speed, 20.0 * still.largest_speed);
+  EXPECT_GT(busy.largest_speed, 10.0 * still.largest_speed);
 }
 
 }  // namespace
