@@ -13,6 +13,7 @@
 #include <Tpetra_Import.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace grains {
@@ -166,9 +167,14 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
       solve_hook_(step_index, system, *warm, gamma, report.solve);
     }
   }
-  // The cache, the outputs and checkpoints keep torque impulses.
-  Vector impulses(gamma, Teuchos::Copy);
-  angularUnknownsToTorques(system, impulses);
+  // The cache, the outputs and checkpoints keep torque impulses: a copy
+  // converted from the QP's angular unknowns where the model has them.
+  std::optional<Vector> torque_impulses;
+  if (!system.rolling_radius.empty()) {
+    torque_impulses.emplace(gamma, Teuchos::Copy);
+    angularUnknownsToTorques(system, *torque_impulses);
+  }
+  const Vector& impulses = torque_impulses ? *torque_impulses : gamma;
   warm_start_.store(contacts, block, impulses);
   report.thin_wall_crossings = findThinWallCrossings(
       domain.comm(), domain.bodies(), reached.bodies(), domain.numOwned(), step_walls_);

@@ -57,8 +57,8 @@ Eigen::Matrix<double, 1, 6> jacobianRow(const Vec3& direction, const Vec3& point
 
 /// Row of D^T for one body and an angular direction d (rolling and spinning
 /// rows): [0, d^T], the body's angular velocity about d; side a negated, so
-/// the row measures d . (omega_b - omega_a). The assembly passes d = rho t
-/// (ContactSystem::rolling_radius).
+/// the row measures d . (omega_b - omega_a). The assembly passes the
+/// angular direction times the rolling radius (ContactSystem::rolling_radius).
 Eigen::Matrix<double, 1, 6> angularJacobianRow(const Vec3& direction);
 /// Orthonormal tangents (t1, t2) with t1 x t2 = n, chosen deterministically from n.
 void tangentBasis(const Vec3& normal, Vec3& t1, Vec3& t2);
