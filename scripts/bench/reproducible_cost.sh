@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What `parallel.reproducible: true` costs (docs/performance.md, "Reproducible
-# sums: what they cost"): the default demo to t = END (no VTK) with the
+# sums: what they cost"): the default demo with Coulomb friction alone
+# (rolling and spinning resistance off) to t = END (no VTK) with the
 # setting on and off, interleaved REPEATS times, on each rank count given
 # (1 thread per rank). Prints per setting the wall time (median, min), the
 # CPU time per rank (median, min; less sensitive to a loaded machine), the
@@ -25,7 +26,7 @@ for n in $RANKS; do
       /usr/bin/time -f "%U" -o "$dir.cpu" mpirun -n "$n" \
         "$BUILD/grains" run "$ROOT/config/demo_settle.yaml" --output "$dir" \
         --set simulation.end_time="$END" --set output.vtk_every=0 \
-        --set parallel.reproducible="$v" >/dev/null 2>&1 || {
+        --set parallel.reproducible="$v" --set contact.rolling_friction=0 --set contact.spinning_friction=0 >/dev/null 2>&1 || {
           echo "run $dir failed" >&2
           exit 1
         }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Settle benchmark: the demo scenario (Heyn et al. Test
-# Problem 2 geometry) with N = 1000 and 4000 spheres, for every solver; time
+# Problem 2 geometry) with Coulomb friction alone (rolling and spinning
+# resistance off: pgs has no rolling rows) with N = 1000 and 4000 spheres,
+# for every solver; time
 # per step and solver iterations per step from metrics.csv.
 # Runs are interleaved (solver A, B, C, A, B, C, ...) because the 2-core
 # machines here are noisy; the summary gives median and minimum per case.
@@ -26,7 +28,8 @@ for rep in $(seq 1 "$REPEATS"); do
       dir="$OUT/n${n}_${solver}_r${rep}"
       mpirun -n "$RANKS" "$BUILD/grains" run --output "$dir" --overwrite --steps "$STEPS" \
         --set bodies.generator.count="$n" --set solver.name="$solver" \
-        --set output.vtk_every=0 --set output.log_every=0 ${EXTRA:-} > "$dir.log" 2>&1 ||
+        --set output.vtk_every=0 --set output.log_every=0 \
+        --set contact.rolling_friction=0 --set contact.spinning_friction=0 ${EXTRA:-} > "$dir.log" 2>&1 ||
         { echo "run failed: $dir (see $dir.log)"; exit 1; }
       echo "done n=$n solver=$solver rep=$rep"
     done

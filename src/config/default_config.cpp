@@ -6,7 +6,8 @@ namespace grains {
 
 std::string defaultConfigYaml() {
   return R"yaml(# Built-in demo (also `grains` without a config file): 1000 spheres with
-# Coulomb friction settle under gravity inside a vertical cylinder on a floor.
+# Coulomb friction and rolling and spinning resistance settle under gravity
+# inside a vertical cylinder on a floor.
 # Geometry of Test Problem 2 in Heyn et al. (2013):
 # cylinder radius 2 m, sphere radius 0.1 m, sphere mass 6.28 kg. With
 # friction the pile comes to rest; config/tp2_frictionless.yaml is the
@@ -49,6 +50,11 @@ contact:
   # Overlaps up to 0.01 % of r are held, not pushed out again every step:
   # the resting pile stands still (docs/solvers.md, "Piles at rest").
   overlap_slop: 1.0e-5      # [m]
+  # Real grains touch over an area: rolling and spinning resistance (torques
+  # up to 0.05 rho N, rho the rolling radius) stop the rolls and spins a point
+  # contact cannot, and the pile comes to rest (docs/model.md; 0 turns them off).
+  rolling_friction: 0.05
+  spinning_friction: 0.05
 
 solver:
   name: apgd                # converges on every step of this pile (docs/benchmarks.md)

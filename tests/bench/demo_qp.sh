@@ -1,5 +1,6 @@
 # Sourced by the tests of the solver laboratory's scripts: the contact QP of
-# step 150 of the demo (1000 spheres falling onto the floor), exported by
+# step 150 of the demo with Coulomb friction alone (1000 spheres falling onto
+# the floor; rolling and spinning resistance off), exported by
 # `grains run --export-qp`. Sets src, grains, work (removed on exit) and qp,
 # and defines objective DIR SOLVER: the optimum SOLVER reaches on DIR at 1e-9.
 # usage: source demo_qp.sh SOURCE_DIR GRAINS
@@ -11,6 +12,7 @@ trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1
 
 "$grains" run "$src/config/demo_settle.yaml" --steps 150 --output "$work/run" \
+  --set contact.rolling_friction=0 --set contact.spinning_friction=0 \
   --export-qp 150 "$work/qp" -q
 qp=$work/qp/step_150
 

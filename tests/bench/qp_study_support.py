@@ -9,10 +9,12 @@ ENVIRONMENT = dict(os.environ, OMP_NUM_THREADS="1")
 
 
 def export_demo_qp(source, grains, work):
-    """Runs the demo for 150 steps (1000 spheres falling onto the floor) and
+    """Runs the demo with Coulomb friction alone (rolling and spinning
+    resistance off) for 150 steps (1000 spheres falling onto the floor) and
     exports that step's contact QP; returns its directory."""
     subprocess.run([grains, "run", os.path.join(source, "config", "demo_settle.yaml"),
                     "--steps", "150", "--output", os.path.join(work, "run"),
+                    "--set", "contact.rolling_friction=0", "--set", "contact.spinning_friction=0",
                     "--export-qp", "150", os.path.join(work, "qp"), "-q"],
                    check=True, env=ENVIRONMENT)
     return os.path.join(work, "qp", "step_150")

@@ -63,8 +63,12 @@ TEST(ConfigLoader, DefaultDemoHasTheDocumentedValues) {
   EXPECT_DOUBLE_EQ(c.walls[1].radius, 2.0);
   EXPECT_EQ(c.walls[1].normal, Vec3::UnitZ());
 
-  EXPECT_EQ(c.contact.friction, FrictionModel::Coulomb);
+  // Rolling and spinning resistance turn the Coulomb cone into coulomb_rolling.
+  EXPECT_EQ(c.contact.friction, FrictionModel::CoulombRolling);
   EXPECT_DOUBLE_EQ(c.contact.mu, 0.3);
+  EXPECT_DOUBLE_EQ(c.contact.rolling_friction, 0.05);
+  EXPECT_DOUBLE_EQ(c.contact.spinning_friction, 0.05);
+  EXPECT_DOUBLE_EQ(c.contact.overlap_slop, 1e-5);
   EXPECT_DOUBLE_EQ(c.contact.envelope, 0.02);
   EXPECT_DOUBLE_EQ(c.contact.damping_steps, 4.0);
   EXPECT_EQ(c.solver.name, "apgd");
@@ -184,11 +188,11 @@ TEST(ConfigLoader, BoxWallExpandsToSixInwardPlanes) {
 }
 
 TEST(ConfigLoader, OverridesReplaceValuesBeforeValidation) {
-  const SimulationConfig c =
-      loadConfigString(defaultConfigYaml(), "demo.yaml", ".",
-                       {"simulation.gravity=[0,0,-1]", "simulation.steps=7", "walls.1.radius=3.5",
-                        "bodies.density=2000", "output.dir=runs/a", "contact.friction=coulomb",
-                        "contact.mu=0.4", "walls[0].point=[0,0,0.25]"});
+  const SimulationConfig c = loadConfigString(
+      defaultConfigYaml(), "demo.yaml", ".",
+      {"simulation.gravity=[0,0,-1]", "simulation.steps=7", "walls.1.radius=3.5",
+       "bodies.density=2000", "output.dir=runs/a", "contact.friction=coulomb", "contact.mu=0.4",
+       "contact.rolling_friction=0", "contact.spinning_friction=0", "walls[0].point=[0,0,0.25]"});
   EXPECT_EQ(c.simulation.gravity, Vec3(0.0, 0.0, -1.0));
   // Setting steps drops the file's end_time; setting density drops its mass.
   ASSERT_TRUE(c.simulation.steps.has_value());
@@ -201,6 +205,7 @@ TEST(ConfigLoader, OverridesReplaceValuesBeforeValidation) {
   EXPECT_DOUBLE_EQ(*c.bodies.density, 2000.0);
   EXPECT_FALSE(c.bodies.mass.has_value());
   EXPECT_EQ(c.output.dir, "runs/a");
+  // With both resistances set to 0 the demo's cone is Coulomb's again.
   EXPECT_EQ(c.contact.friction, FrictionModel::Coulomb);
   EXPECT_DOUBLE_EQ(c.contact.mu, 0.4);
 }
