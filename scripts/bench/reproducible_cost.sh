@@ -26,7 +26,8 @@ for n in $RANKS; do
       /usr/bin/time -f "%U" -o "$dir.cpu" mpirun -n "$n" \
         "$BUILD/grains" run "$ROOT/config/demo_settle.yaml" --output "$dir" \
         --set simulation.end_time="$END" --set output.vtk_every=0 \
-        --set parallel.reproducible="$v" --set contact.rolling_friction=0 --set contact.spinning_friction=0 >/dev/null 2>&1 || {
+        --set parallel.reproducible="$v" \
+        --set contact.rolling_friction=0 --set contact.spinning_friction=0 >/dev/null 2>&1 || {
           echo "run $dir failed" >&2
           exit 1
         }

@@ -29,7 +29,8 @@ for rep in $(seq 1 "$REPEATS"); do
       mpirun -n "$RANKS" "$BUILD/grains" run --output "$dir" --overwrite --steps "$STEPS" \
         --set bodies.generator.count="$n" --set solver.name="$solver" \
         --set output.vtk_every=0 --set output.log_every=0 \
-        --set contact.rolling_friction=0 --set contact.spinning_friction=0 ${EXTRA:-} > "$dir.log" 2>&1 ||
+        --set contact.rolling_friction=0 --set contact.spinning_friction=0 \
+        ${EXTRA:-} > "$dir.log" 2>&1 ||
         { echo "run failed: $dir (see $dir.log)"; exit 1; }
       echo "done n=$n solver=$solver rep=$rep"
     done

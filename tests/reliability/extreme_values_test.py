@@ -27,8 +27,8 @@ GRAINS, SOURCE = sys.argv[1:3]
 VALUES = {"1e300": "1e300", "1e-300": "1e-300", "-0": "-0.0", "2^63-1": "9223372036854775807"}
 SCALARS = ["simulation.dt", "simulation.end_time", "bodies.radius", "bodies.mass",
            "bodies.generator.count", "bodies.generator.spacing", "bodies.generator.jitter",
-           "bodies.generator.region.radius", "walls.1.radius", "contact.mu", "contact.rolling_friction",
-           "contact.spinning_friction", "contact.envelope",
+           "bodies.generator.region.radius", "walls.1.radius", "contact.mu",
+           "contact.rolling_friction", "contact.spinning_friction", "contact.envelope",
            "contact.damping_steps", "contact.compliance", "solver.tolerance",
            "solver.max_iterations", "output.vtk_every"]
 VECTORS = ["simulation.gravity", "bodies.initial_velocity", "walls.0.normal"]
