@@ -2,7 +2,7 @@
 """What still moves in a settled sphere pile, from the VTK frames of a run
 (docs/performance.md, "What keeps a settled pile from rest").
 
-    rest_motion.py [--top 5] [--frames 1] RUN_DIR [RUN_DIR ...]
+    rest_motion.py [--top 5] [--frames 1] [--structure] RUN_DIR [RUN_DIR ...]
 
 For each `grains run` output directory (spheres of one mass, as in the
 settle benchmark; `bodies.mass` from config_used.yaml) and each of its last
@@ -18,6 +18,11 @@ settle benchmark; `bodies.mass` from config_used.yaml) and each of its last
   degrees of vertical, "held by 2" for a sphere touching only two bodies,
   which can turn about the line through its two contact points without
   slipping at either, "rolls on the floor" for one that touches nothing else.
+With --structure, also a line on the pile's arrangement: the mean
+coordination (spheres and walls touched, same gap rule) and, of the spheres
+off the floor, the shares resting on none, one, two, and three or more
+spheres below them (touching neighbours whose centre lies lower, along a
+direction more than 0.1 below the horizontal).
 """
 import argparse
 import os
@@ -62,11 +67,47 @@ def walls_touched(x, r, walls, slack):
     return touched
 
 
+def touching_pairs(x, r):
+    """Index pairs of spheres whose gap is below max(1e-4 r, 2e-4 m)."""
+    from scipy.spatial import cKDTree
+    reach = 2.0 * r.max() + max(1e-4 * r.max(), 2e-4)
+    pairs = np.array(sorted(cKDTree(x).query_pairs(reach)), dtype=int).reshape(-1, 2)
+    i, j = pairs[:, 0], pairs[:, 1]
+    gaps = np.linalg.norm(x[j] - x[i], axis=1) - r[i] - r[j]
+    slack = np.maximum(1e-4 * np.maximum(r[i], r[j]), 2e-4)
+    return pairs[gaps < slack]
+
+
+def structure(x, r, walls):
+    """The structure line of --structure (module docstring)."""
+    pairs = touching_pairs(x, r)
+    coordination = np.zeros(len(x), dtype=int)
+    below = np.zeros(len(x), dtype=int)
+    np.add.at(coordination, pairs.ravel(), 1)
+    i, j = pairs[:, 0], pairs[:, 1]
+    d = x[j] - x[i]
+    rise = d[:, 2] / np.linalg.norm(d, axis=1)
+    np.add.at(below, i[rise < -0.1], 1)
+    np.add.at(below, j[rise > 0.1], 1)
+    on_floor = np.zeros(len(x), dtype=bool)
+    for k in range(len(x)):
+        on = walls_touched(x[k], r[k], walls, max(1e-4 * r[k], 2e-4))
+        coordination[k] += len(on)
+        on_floor[k] = "floor" in on
+    up = below[~on_floor]
+    shares = [np.mean(up == 0), np.mean(up == 1), np.mean(up == 2), np.mean(up >= 3)] \
+        if len(up) else [0.0] * 4
+    return (f"    structure: mean coordination {coordination.mean():.2f}; of the {len(up)} "
+            f"spheres off the floor {shares[1]:.0%} rest on one sphere below, {shares[2]:.0%} "
+            f"on two, {shares[3]:.0%} on three or more, {shares[0]:.0%} on none")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--top", type=int, default=5)
     parser.add_argument("--frames", type=int, default=1)
+    parser.add_argument("--structure", action="store_true")
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
     for run in args.runs:
@@ -82,11 +123,14 @@ def main():
             rotational = 0.5 * inertia * (w * w).sum(1)
             energy = translational + rotational
             total = energy.sum()
+            of_total = total if total > 0 else 1.0  # a still pile's shares: 0 %
             order = np.argsort(-energy)
-            print(f"{run}, t = {time:g} s: KE {total:.3g} J, rotational {rotational.sum() / total:.0%}, "
-                  f"ten most energetic spheres {energy[order[:10]].sum() / total:.0%}; median speed "
+            print(f"{run}, t = {time:g} s: KE {total:.3g} J, rotational {rotational.sum() / of_total:.0%}, "
+                  f"ten most energetic spheres {energy[order[:10]].sum() / of_total:.0%}; median speed "
                   f"{np.median(np.linalg.norm(v, axis=1)):.2g} m/s, median vertical velocity "
                   f"{np.median(v[:, 2]):.2g} m/s")
+            if args.structure:
+                print(structure(x, r, walls))
             for k in order[:args.top]:
                 slack = max(1e-4 * r[k], 2e-4)
                 gaps = np.linalg.norm(x - x[k], axis=1) - r - r[k]
@@ -104,7 +148,7 @@ def main():
                     kind = "rolls on the floor"
                 print(f"    z {x[k, 2]:.3f} m  |v| {np.linalg.norm(v[k]):.2g} m/s  |w| {spin:.2g} rad/s  "
                       f"|w_z|/|w| {vertical:.2f}  touches {touching} spheres{' + ' if on else ''}"
-                      f"{', '.join(on)}  KE share {energy[k] / total:.0%}  {kind}")
+                      f"{', '.join(on)}  KE share {energy[k] / of_total:.0%}  {kind}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ config_used.yaml:
   0.04 + 0.016 J): "rolls on the floor";
 * a resting sphere against the cylinder wall (no kinetic energy).
 Checks the totals, the shares, the medians and each sphere's line.
+Then --structure on a frame of five spheres at rest: one on top of a floor
+sphere (one support below), one on two floor spheres that touch each other
+(two supports): mean coordination 11/5, half of the two spheres off the
+floor on one sphere, half on two.
 usage: rest_motion_test.py SOURCE_DIR"""
 import os
 import re
@@ -52,6 +56,46 @@ def write_frame(path, x, v, w):
     writer.Write()
 
 
+def write_run(run, frames):
+    """A run directory with config_used.yaml and frames [(time, x, v, w)]."""
+    with open(os.path.join(run, "config_used.yaml"), "w") as f:
+        f.write(CONFIG)
+    os.makedirs(os.path.join(run, "vtk"))
+    entries = []
+    for step, (time, x, v, w) in enumerate(frames):
+        name = f"vtk/bodies_{step:06d}.vtp"
+        write_frame(os.path.join(run, name), x, v, w)
+        entries.append(f'    <DataSet timestep="{time}" file="{name}"/>\n')
+    with open(os.path.join(run, "bodies.pvd"), "w") as f:
+        f.write('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n'
+                '  <Collection>\n' + "".join(entries) + '  </Collection>\n</VTKFile>\n')
+
+
+def structure_check(source):
+    """--structure on a small stack with known coordination and supports."""
+    s3 = np.sqrt(3.0)
+    x = np.array([[-1.0, 0.0, R],               # A on the floor, B on it
+                  [-1.0, 0.0, 3 * R],           # B: one sphere below
+                  [0.0, 0.0, R],                # D on the floor
+                  [2 * R + 1e-5, 0.0, R],       # E on the floor, touching D
+                  [R + 5e-6, 0.0, R + s3 * R]])  # C on D and E: two below
+    still = np.zeros((5, 3))
+    with tempfile.TemporaryDirectory() as run:
+        write_run(run, [(1.0, x, still, still)])
+        done = subprocess.run(["/usr/bin/python3",
+                               os.path.join(source, "scripts", "bench", "rest_motion.py"),
+                               "--structure", "--top", "0", run], capture_output=True, text=True)
+    if done.returncode != 0:
+        return ["rest_motion.py --structure failed:\n" + done.stderr]
+    print(done.stdout)
+    line = [text for text in done.stdout.splitlines() if "structure:" in text]
+    expected = ("structure: mean coordination 2.20; of the 2 spheres off the floor 50% rest on "
+                "one sphere below, 50% on two, 0% on three or more, 0% on none")
+    if len(line) != 1 or line[0].strip() != expected:
+        return [f"--structure printed {line}, expected [{expected!r}]"]
+    return []
+
+
 def main(source):
     x = np.array([[0.0, 0.0, R],              # 0 floor spinner
                   [1.0, 0.0, 0.5],            # 1 held by 2 (between 2 and 3)
@@ -66,17 +110,8 @@ def main(source):
     v[4] = [0.2, 0, 0]
     w[4] = [0, 2, 0]
     with tempfile.TemporaryDirectory() as run:
-        with open(os.path.join(run, "config_used.yaml"), "w") as f:
-            f.write(CONFIG)
-        os.makedirs(os.path.join(run, "vtk"))
-        write_frame(os.path.join(run, "vtk", "bodies_000005.vtp"), x, v, w)
-        write_frame(os.path.join(run, "vtk", "bodies_000000.vtp"), x, 0 * v, 0 * w)
-        with open(os.path.join(run, "bodies.pvd"), "w") as f:
-            f.write('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n'
-                    '  <Collection>\n'
-                    '    <DataSet timestep="2.5" file="vtk/bodies_000005.vtp"/>\n'
-                    '    <DataSet timestep="0" file="vtk/bodies_000000.vtp"/>\n'
-                    '  </Collection>\n</VTKFile>\n')
+        # The latest time in the first file: the script must order frames by time.
+        write_run(run, [(2.5, x, v, w), (0, x, 0 * v, 0 * w)])
         done = subprocess.run(["/usr/bin/python3",
                                os.path.join(source, "scripts", "bench", "rest_motion.py"),
                                "--top", "4", run], capture_output=True, text=True)
@@ -109,6 +144,7 @@ def main(source):
            "then the pinched sphere, 0.036 / 0.192, touching both neighbours")
     expect(re.search(r"touches 1 spheres\s+KE share 0%", spheres[3]) is not None
            or "KE share 0%" in spheres[3], "then a sphere at rest")
+    failures += structure_check(source)
     if failures:
         sys.exit("FAIL:\n  " + "\n  ".join(failures))
     print("rest_motion_test: all checks passed")
