@@ -67,15 +67,19 @@ def walls_touched(x, r, walls, slack):
     return touched
 
 
+def touch_slack(r):
+    """The gap below which a sphere of radius r touches: max(1e-4 r, 2e-4 m)."""
+    return np.maximum(1e-4 * r, 2e-4)
+
+
 def touching_pairs(x, r):
-    """Index pairs of spheres whose gap is below max(1e-4 r, 2e-4 m)."""
+    """Index pairs of spheres whose gap is below touch_slack of the larger radius."""
     from scipy.spatial import cKDTree
-    reach = 2.0 * r.max() + max(1e-4 * r.max(), 2e-4)
+    reach = 2.0 * r.max() + touch_slack(r.max())
     pairs = np.array(sorted(cKDTree(x).query_pairs(reach)), dtype=int).reshape(-1, 2)
     i, j = pairs[:, 0], pairs[:, 1]
     gaps = np.linalg.norm(x[j] - x[i], axis=1) - r[i] - r[j]
-    slack = np.maximum(1e-4 * np.maximum(r[i], r[j]), 2e-4)
-    return pairs[gaps < slack]
+    return pairs[gaps < touch_slack(np.maximum(r[i], r[j]))]
 
 
 def structure(x, r, walls):
@@ -91,7 +95,7 @@ def structure(x, r, walls):
     np.add.at(below, j[rise > 0.1], 1)
     on_floor = np.zeros(len(x), dtype=bool)
     for k in range(len(x)):
-        on = walls_touched(x[k], r[k], walls, max(1e-4 * r[k], 2e-4))
+        on = walls_touched(x[k], r[k], walls, touch_slack(r[k]))
         coordination[k] += len(on)
         on_floor[k] = "floor" in on
     up = below[~on_floor]
@@ -132,7 +136,7 @@ def main():
             if args.structure:
                 print(structure(x, r, walls))
             for k in order[:args.top]:
-                slack = max(1e-4 * r[k], 2e-4)
+                slack = touch_slack(r[k])
                 gaps = np.linalg.norm(x - x[k], axis=1) - r - r[k]
                 gaps[k] = np.inf
                 touching = int((gaps < slack).sum())

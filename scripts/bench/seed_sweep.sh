@@ -49,7 +49,7 @@ for n in $SIZES; do
     cp "$DECK/grains_tp2.yaml" "$init/"
   done
 done
-final_frame_only=1000000000  # one VTK frame at the end, for the final speeds
+source "$ROOT/scripts/bench/settle_run.sh"
 # One line per run: init, output directory, mu, extra arguments.
 runs="$OUT/runs.txt"
 : > "$runs"
@@ -68,16 +68,11 @@ for n in $SIZES; do
   done
 done
 run_one() {
-  IFS=$'\t' read -r config dir mu args <<< "$1"
-  # shellcheck disable=SC2086  # args is a list of arguments
-  "$GRAINS" run "$config" --output "$dir" --overwrite --set simulation.end_time="$TEND" \
-    --set simulation.dt="$GRAINS_DT" --set solver.tolerance="$GRAINS_TOL" \
-    --set contact.mu="$mu" --set output.vtk_every="$final_frame_only" $args > "$dir.log" 2>&1 ||
-    { echo "grains failed: $dir (see $dir.log)"; mkdir -p "$dir"; touch "$dir/FAILED"; }
-  echo "done $dir"
+  settle_run "$1" || true
+  echo "done $(cut -f2 <<< "$1")"
 }
 export -f run_one
-export GRAINS TEND GRAINS_DT GRAINS_TOL final_frame_only
+export GRAINS TEND GRAINS_DT GRAINS_TOL
 tr '\n' '\0' < "$runs" | xargs -0 -P "$JOBS" -I{} bash -c 'run_one "$1"' _ {}
 for name in "${names[@]}"; do
   echo "## $name"

@@ -56,7 +56,7 @@ TEND="$SWITCH" JOBS="$JOBS" BENCH_OUT="$OUT" "$ROOT/scripts/bench/seed_sweep.sh"
   "${base_variants[@]}" > "$OUT/bases.log"
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS=1
-final_frame_only=1000000000
+source "$ROOT/scripts/bench/settle_run.sh"
 runs="$OUT/continuations.txt"
 : > "$runs"
 for base in "${bases[@]}"; do
@@ -79,21 +79,15 @@ for base in "${bases[@]}"; do
 done
 continue_one() {
   IFS=$'\t' read -r config base dir mu args <<< "$1"
-  # shellcheck disable=SC2086  # args is a list of arguments
-  if "$GRAINS" run "$config" --restart "$base/$CHECKPOINT" --output "$dir" --overwrite \
-    --set simulation.end_time="$TEND" --set simulation.dt="$GRAINS_DT" \
-    --set solver.tolerance="$GRAINS_TOL" --set contact.mu="$mu" \
-    --set output.vtk_every="$final_frame_only" $args > "$dir.log" 2>&1; then
+  if settle_run "$config"$'\t'"$dir"$'\t'"$mu"$'\t'"--restart $base/$CHECKPOINT $args"; then
     # The whole trajectory for the summary: the base's steps, then these.
     mv "$dir/metrics.csv" "$dir/continuation_metrics.csv"
     { cat "$base/metrics.csv"; tail -n +2 "$dir/continuation_metrics.csv"; } > "$dir/metrics.csv"
-  else
-    echo "grains failed: $dir (see $dir.log)"; mkdir -p "$dir"; touch "$dir/FAILED"
   fi
   echo "done $dir"
 }
 export -f continue_one
-export CHECKPOINT="$checkpoint" final_frame_only
+export CHECKPOINT="$checkpoint"
 tr '\n' '\0' < "$runs" | xargs -0 -P "$JOBS" -I{} bash -c 'continue_one "$1"' _ {}
 for base in "${bases[@]}"; do
   for cont in "${conts[@]}"; do
