@@ -136,7 +136,7 @@ def project(model, mu, g):
     for c, m in enumerate(mu):
         n, u, w = out[c]
         t = np.hypot(u, w)
-        if t <= m * n:
+        if n >= 0 and t <= m * n:  # n >= 0 matters at m = 0, where t = 0 passes
             continue
         if m * t <= -n:
             out[c] = 0.0

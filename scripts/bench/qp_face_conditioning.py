@@ -25,7 +25,7 @@ def project(x, mu):
     """Euclidean projection of (n, u, w) triples onto the cones |t| <= mu n."""
     x = x.reshape(-1, 3).copy()
     n, t = x[:, 0], np.hypot(x[:, 1], x[:, 2])
-    inside = t <= mu * n
+    inside = (t <= mu * n) & (n >= 0)  # n >= 0 matters at mu = 0, where t = 0 passes
     polar = (mu * t <= -n) & ~inside
     onto = ~inside & ~polar
     n_new = (n + mu * t) / (1 + mu * mu)

@@ -10,6 +10,14 @@
                                           mean normal diagonal of A: a contact
                                           compliance (docs/model.md), which
                                           lets contacts overlap by eps g_n
+    qp_variant.py SRC DST tangential-compliance R
+                                          eps added to the tangential rows
+                                          alone, eps = R times their mean
+                                          diagonal: friction that yields by
+                                          eps g_t per step before it holds
+                                          (the factored form, Dt.mtx and
+                                          mobility.mtx, is left out: its
+                                          regularisation is one number)
 
 The variants let the solver laboratory (`grains qp solve DST ...`) separate
 what friction costs a solver from what the normal problem costs, and the
@@ -48,7 +56,8 @@ def set_meta(text, key, value):
 
 def main():
     plain = len(sys.argv) == 4 and sys.argv[3] in ("zero-friction", "normal-only", "pyramid")
-    if not plain and not (len(sys.argv) == 5 and sys.argv[3] == "compliance"):
+    compliant = len(sys.argv) == 5 and sys.argv[3] in ("compliance", "tangential-compliance")
+    if not plain and not compliant:
         sys.exit(__doc__)
     src, dst, variant = sys.argv[1:4]
     with open(os.path.join(src, "problem.yaml")) as f:
@@ -70,14 +79,23 @@ def main():
             f.write(set_meta(meta, "model", "pyramid"))
         return
 
-    if variant == "compliance":
+    if compliant:
         try:
             relative = float(sys.argv[4])
         except ValueError:
-            sys.exit(f"qp_variant.py: compliance '{sys.argv[4]}': expected a number")
+            sys.exit(f"qp_variant.py: {variant} '{sys.argv[4]}': expected a number")
         if not relative > 0:
-            sys.exit(f"qp_variant.py: compliance {relative}: expected a positive number")
+            sys.exit(f"qp_variant.py: {variant} {relative}: expected a positive number")
         A = read(os.path.join(src, "A.mtx"))
+    if variant == "tangential-compliance":
+        eps = relative * float(np.mean(A.diagonal().reshape(-1, 3)[:, 1:]))
+        added = np.zeros(A.shape[0])
+        added.reshape(-1, 3)[:, 1:] = eps
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("Dt.mtx", "mobility.mtx"))
+        write(os.path.join(dst, "A.mtx"), (A + sp.diags(added)).tocoo())
+        print(f"{dst}: eps = {eps:.6g} on the tangential rows")
+        return
+    if variant == "compliance":
         eps = relative * float(np.mean(A.diagonal()[::3]))
         shutil.copytree(src, dst)
         write(os.path.join(dst, "A.mtx"), (A + eps * sp.identity(A.shape[0])).tocoo())

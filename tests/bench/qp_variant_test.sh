@@ -6,7 +6,10 @@
 # variant, whose set holds the Coulomb cone, at most the Coulomb optimum, with
 # APGD and PGS agreeing on it. The compliance variant (A + eps I) raises the
 # Coulomb optimum, and APGD (on A.mtx) and PGS (on D^T, the mobility and the
-# regularisation of problem.yaml) agree on it.
+# regularisation of problem.yaml) agree on it. The tangential-compliance
+# variant adds eps to the tangential diagonal alone (the normal rows and every
+# off-diagonal entry unchanged), raises the Coulomb optimum, and leaves out the
+# factored form, which solvers that need it then refuse.
 # usage: qp_variant_test.sh SOURCE_DIR GRAINS
 source "$(dirname "${BASH_SOURCE[0]}")/demo_qp.sh" "$@"
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/mu0" zero-friction
@@ -14,11 +17,35 @@ source "$(dirname "${BASH_SOURCE[0]}")/demo_qp.sh" "$@"
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/pyramid" pyramid
 grep -q "^model: pyramid$" "$work/pyramid/problem.yaml" || { echo "FAIL: no pyramid model"; exit 1; }
 /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/compliant" compliance 0.01
+/usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/tangential" tangential-compliance 0.01
 for bad in 0 -1 x; do
-  if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/bad" compliance "$bad" 2>/dev/null; then
-    echo "FAIL: compliance $bad was accepted"; exit 1
-  fi
+  for kind in compliance tangential-compliance; do
+    if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/bad" "$kind" "$bad" 2>/dev/null; then
+      echo "FAIL: $kind $bad was accepted"; exit 1
+    fi
+  done
 done
+if [[ -e "$work/tangential/Dt.mtx" || -e "$work/tangential/mobility.mtx" ]]; then
+  echo "FAIL: the tangential-compliance variant kept the factored form"; exit 1
+fi
+if "$grains" qp solve "$work/tangential" --solver pgs --tolerance 1e-6 >/dev/null 2>&1; then
+  echo "FAIL: pgs solved the tangential-compliance variant without D^T"; exit 1
+fi
+/usr/bin/python3 - "$qp" "$work/tangential" <<'PY' || exit 1
+import sys
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
+a = scipy.io.mmread(sys.argv[1] + "/A.mtx").tocsr()
+t = scipy.io.mmread(sys.argv[2] + "/A.mtx").tocsr()
+eps = 0.01 * np.mean(a.diagonal().reshape(-1, 3)[:, 1:])
+expected = a + sp.diags(np.tile([0.0, eps, eps], a.shape[0] // 3))
+difference = abs(t - expected).max()
+if difference != 0:
+    sys.exit(f"FAIL: tangential-compliance A differs from A + eps on the tangential diagonal "
+             f"by {difference:.3e}")
+print(f"ok   tangential-compliance adds eps = {eps:.4g} to the tangential diagonal alone")
+PY
 if /usr/bin/python3 "$src/scripts/bench/qp_variant.py" "$qp" "$work/normal" normal-only 2>/dev/null; then
   echo "FAIL: an existing destination was overwritten"; exit 1
 fi
@@ -31,14 +58,16 @@ pyramid_apgd=$(objective "$work/pyramid" apgd)
 pyramid_pgs=$(objective "$work/pyramid" pgs)
 compliant_apgd=$(objective "$work/compliant" apgd)
 compliant_pgs=$(objective "$work/compliant" pgs)
+tangential_apgd=$(objective "$work/tangential" apgd)
 echo "objectives: coulomb $coulomb, mu=0 $mu0, normal-only apgd $normal_apgd, kucera $normal_kucera," \
-  "pyramid apgd $pyramid_apgd, pgs $pyramid_pgs, compliant apgd $compliant_apgd, pgs $compliant_pgs"
+  "pyramid apgd $pyramid_apgd, pgs $pyramid_pgs, compliant apgd $compliant_apgd, pgs $compliant_pgs," \
+  "tangential-compliance apgd $tangential_apgd"
 
 /usr/bin/python3 - "$coulomb" "$mu0" "$normal_apgd" "$normal_kucera" "$pyramid_apgd" "$pyramid_pgs" \
-  "$compliant_apgd" "$compliant_pgs" <<'PY'
+  "$compliant_apgd" "$compliant_pgs" "$tangential_apgd" <<'PY'
 import sys
 (coulomb, mu0, normal_apgd, normal_kucera, pyramid_apgd, pyramid_pgs, compliant_apgd,
- compliant_pgs) = map(float, sys.argv[1:])
+ compliant_pgs, tangential_apgd) = map(float, sys.argv[1:])
 scale = max(abs(mu0), 1e-30)
 checks = [
     ("the demo step has contacts to solve", mu0 < 0.0),
@@ -50,6 +79,9 @@ checks = [
      pyramid_apgd <= coulomb + 1e-6 * scale),
     ("compliance raises the optimum", compliant_apgd > coulomb + 1e-6 * scale),
     ("compliance: apgd and pgs agree", abs(compliant_apgd - compliant_pgs) <= 1e-6 * scale),
+    ("tangential compliance raises the optimum", tangential_apgd > coulomb + 1e-6 * scale),
+    ("tangential compliance keeps friction: its optimum is below mu = 0's",
+     tangential_apgd < mu0 - 1e-6 * scale),
 ]
 failed = [name for name, ok in checks if not ok]
 for name, ok in checks:
