@@ -2,7 +2,7 @@
 """What the late iterations of a friction solve still change (docs/solvers.md,
 "Friction on piles").
 
-    qp_late_change.py [--tolerance T] [--at F,F,...] DIR...
+    qp_late_change.py [--tolerance T] [--at F,F,...] [--null-step-at N,...] DIR...
 
 Per DIR (a `grains run --export-qp` directory with its factored form, Dt.mtx
 and mobility.mtx, three unknowns per contact), from gamma = 0: APGD in
@@ -23,7 +23,15 @@ prints
 * the contacts that miss T at the first share, with their bodies' other
   contacts: how many exact self-stresses (eigenvalues of S A S below 1e-9
   on that block, S apgd's metric) the block holds, impulses that change no
-  velocity at all.
+  velocity at all (blocks of up to 2000 contacts, decomposed densely).
+
+With --null-step-at N it also tries a step along those self-stresses: the
+method stopped after N iterations, gamma moved along each exact
+self-stress of the block on the missing contacts' bodies' contacts,
+downhill (the objective is linear along it) to where the first cone binds,
+and the method resumed from there to T (skipped where the block exceeds
+2000 contacts); it prints the iterations in all
+next to the plain method's, and both objectives.
 """
 import argparse
 import sys
@@ -35,6 +43,7 @@ import scipy.sparse as sp
 from qp_face_conditioning import apgd_in_metric, diagonal_metric, read_friction_qp, residual_rows
 
 SELF_STRESS = 1e-9  # eigenvalue of S A S below which a direction moves no body
+LARGEST_BLOCK = 2000  # contacts: the blocks are decomposed densely
 
 
 def read_factored(path):
@@ -72,13 +81,68 @@ def velocity_change(Dt, mobility, dgamma):
     return force, linear, angular
 
 
-def self_stresses(A, mu, contacts):
-    """Exact self-stresses of the block of A on the given contacts, in apgd's metric."""
-    rows = (3 * contacts[:, None] + np.arange(3)).ravel()
+def rows_of(contacts):
+    return (3 * contacts[:, None] + np.arange(3)).ravel()
+
+
+def self_stress_basis(A, mu, contacts):
+    """The exact self-stresses of the block of A on the given contacts (its
+    eigenvectors in apgd's metric with eigenvalues below SELF_STRESS, mapped
+    back to impulses), one per column."""
+    rows = rows_of(contacts)
     block = A[rows][:, rows].tocsr()
     s, _ = diagonal_metric(block, mu[contacts])
-    eigenvalues = np.linalg.eigvalsh(s[:, None] * block.toarray() * s[None, :])
-    return int((eigenvalues < SELF_STRESS).sum())
+    eigenvalues, vectors = np.linalg.eigh(s[:, None] * block.toarray() * s[None, :])
+    return s[:, None] * vectors[:, eigenvalues < SELF_STRESS]
+
+
+def self_stresses(A, mu, contacts):
+    """How many exact self-stresses the block of A on the given contacts holds."""
+    return self_stress_basis(A, mu, contacts).shape[1]
+
+
+def neighbourhood(Dt, contacts):
+    """The contacts of the bodies the given contacts touch."""
+    bodies = np.unique(Dt[rows_of(contacts)].indices // 6)
+    columns = (6 * bodies[:, None] + np.arange(6)).ravel()
+    return bodies, np.unique(Dt.tocsc()[:, columns].nonzero()[0] // 3)
+
+
+def inside_cones(gamma, mu):
+    g = gamma.reshape(-1, 3)
+    slack = 1e-12 * np.abs(g[:, 0]) + 1e-14
+    return bool(np.all(g[:, 0] >= -slack) and np.all(np.hypot(g[:, 1], g[:, 2]) <= mu * g[:, 0] + slack))
+
+
+def null_step(A, b, mu, gamma, A_gamma, contacts):
+    """Moves gamma along each exact self-stress v of the block on `contacts`
+    downhill (against the sign of (A gamma + b).v, along which the objective
+    is linear) to where the first cone binds (bisection, 60 halvings).
+    Returns the new gamma, A gamma and the lengths moved. Directions whose
+    product with the whole of A is not zero are skipped."""
+    rows = rows_of(contacts)
+    gamma = gamma.copy()
+    moved = []
+    for v in self_stress_basis(A, mu, contacts).T:
+        full = np.zeros_like(gamma)
+        full[rows] = v
+        if np.abs(A @ full).max() > SELF_STRESS * np.abs(A.diagonal()).max():
+            continue
+        direction = -np.sign((A_gamma + b) @ full) * v
+        if not inside_cones(gamma[rows], mu[contacts]):
+            break
+        low, high = 0.0, 1.0
+        while inside_cones(gamma[rows] + high * direction, mu[contacts]) and high < 1e12:
+            low, high = high, 2 * high
+        for _ in range(60):
+            middle = 0.5 * (low + high)
+            if inside_cones(gamma[rows] + middle * direction, mu[contacts]):
+                low = middle
+            else:
+                high = middle
+        gamma[rows] += low * direction
+        moved.append(low)
+    return gamma, A @ gamma, moved
 
 
 def main():
@@ -86,8 +150,16 @@ def main():
     parser.add_argument("--tolerance", type=float, default=1e-6)
     parser.add_argument("--at", default="0.333,0.5,0.667",
                         help="shares of the iterations at which to stop (0 < F <= 1)")
+    parser.add_argument("--null-step-at", default="",
+                        help="iterations after which to try the self-stress step (comma-separated)")
     parser.add_argument("dirs", nargs="+")
     args = parser.parse_args()
+    try:
+        null_steps = [int(n) for n in args.null_step_at.split(",") if n]
+    except ValueError:
+        sys.exit(f"qp_late_change.py: --null-step-at {args.null_step_at}: expected iteration counts such as 600,1200")
+    if not all(n > 0 for n in null_steps):
+        sys.exit(f"qp_late_change.py: --null-step-at {args.null_step_at}: every count must be positive")
     try:
         shares = [float(f) for f in args.at.split(",")]
     except ValueError:
@@ -128,13 +200,33 @@ def main():
                   f"{speed:.2e} m/s ({speed * scale / args.tolerance:.3g} T/scale) and "
                   f"{np.linalg.norm(angular, axis=1).max():.2e} rad/s; dgamma.A.dgamma "
                   f"{change @ (A @ change):.4e}, from the bodies {from_bodies:.4e}")
-        if stragglers is not None and 0 < stragglers.size <= 200:
-            bodies = np.unique(Dt[(3 * stragglers[:, None] + np.arange(3)).ravel()].indices // 6)
-            columns = (6 * bodies[:, None] + np.arange(6)).ravel()
-            touching = np.unique(Dt.tocsc()[:, columns].nonzero()[0] // 3)
+        bodies, touching = neighbourhood(Dt, stragglers) if stragglers is not None else (None, None)
+        if stragglers is not None and 0 < stragglers.size and touching.size <= LARGEST_BLOCK:
             print(f"  contacts missing after the first stop: {stragglers.tolist()[:12]}; with their "
                   f"{bodies.size} bodies' {touching.size} contacts the block of A holds "
                   f"{self_stresses(A, mu, touching)} exact self-stresses")
+        for stop in null_steps:
+            x, Ax, _ = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
+                                      max_iterations=stop)
+            missing = np.where(residual_rows(x, Ax + b, mu).max(axis=1) > args.tolerance)[0]
+            moved = []
+            if missing.size:
+                _, touching = neighbourhood(Dt, missing)
+                if touching.size > LARGEST_BLOCK:
+                    print(f"  null step after {stop}: {missing.size} contacts missing, whose bodies' "
+                          f"{touching.size} contacts make a block too large to decompose (> {LARGEST_BLOCK})")
+                    continue
+                x, Ax, moved = null_step(A, b, mu, x, Ax, touching)
+            after = int((residual_rows(x, Ax + b, mu).max(axis=1) > args.tolerance).sum())
+            more = 0
+            if after:  # the method does not check its start
+                x, Ax, more = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
+                                             start=(x, Ax))
+            met = "met" if residual_rows(x, Ax + b, mu).max() <= args.tolerance else "NOT met"
+            print(f"  null step after {stop}: {missing.size} contacts missing, {len(moved)} self-stresses "
+                  f"moved, {after} missing after the step; then {more} iterations, {stop + more} in all "
+                  f"({met}; plain {iterations}); objective {0.5 * x @ Ax + b @ x:.12g}, plain "
+                  f"{0.5 * final @ A_final + b @ final:.12g}")
 
 
 if __name__ == "__main__":
