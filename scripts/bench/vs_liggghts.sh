@@ -27,7 +27,9 @@
 #             bound as grains' does; cdt: a constant torque opposing rolling)
 #      LIGGGHTS_DT, YOUNGS (default: the per-N rule below)
 #      YOUNGS_FACTORS ("mu:factor ...", default none: the per-N rule times
-#             factor at that mu, e.g. "0.5:1.2"; dt follows E)
+#             factor at that mu, e.g. "0.5:1.2"; dt follows E; "0.3:31.6
+#             0.5:37.9" holds LIGGGHTS to grains' 0.1 % of r, a Hertz overlap
+#             going as E^(-2/3))
 #      GRAINS (the grains binary, default $GRAINS_BUILD_DIR/grains, build/grains)
 #      BENCH_OUT (default output/bench-vs-liggghts)
 #
