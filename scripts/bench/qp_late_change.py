@@ -206,8 +206,9 @@ def main():
                   f"{bodies.size} bodies' {touching.size} contacts the block of A holds "
                   f"{self_stresses(A, mu, touching)} exact self-stresses")
         for stop in null_steps:
-            x, Ax, _ = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
-                                      max_iterations=stop)
+            # `stop` becomes the iterations actually run: the method may converge before it.
+            x, Ax, stop = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
+                                         max_iterations=stop)
             missing = np.where(residual_rows(x, Ax + b, mu).max(axis=1) > args.tolerance)[0]
             moved = []
             if missing.size:
