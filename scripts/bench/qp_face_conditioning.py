@@ -38,6 +38,11 @@ def project(x, mu):
     return x.ravel()
 
 
+def rows_of(contacts):
+    """The rows (unknowns) of the given contacts, three each."""
+    return (3 * contacts[:, None] + np.arange(3)).ravel()
+
+
 def residual_rows(gamma, gradient, mu):
     """|gamma - Pi_K(gamma - gradient)| per contact (one row of three),
     gradient = A gamma + b."""

@@ -40,7 +40,8 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
-from qp_face_conditioning import apgd_in_metric, diagonal_metric, read_friction_qp, residual_rows
+from qp_face_conditioning import (apgd_in_metric, contact_residuals, diagonal_metric, natural_residual,
+                                  read_friction_qp, rows_of)
 
 SELF_STRESS = 1e-9  # eigenvalue of S A S below which a direction moves no body
 LARGEST_BLOCK = 2000  # contacts: the blocks are decomposed densely
@@ -81,10 +82,6 @@ def velocity_change(Dt, mobility, dgamma):
     return force, linear, angular
 
 
-def rows_of(contacts):
-    return (3 * contacts[:, None] + np.arange(3)).ravel()
-
-
 def self_stress_basis(A, mu, contacts):
     """The exact self-stresses of the block of A on the given contacts (its
     eigenvectors in apgd's metric with eigenvalues below SELF_STRESS, mapped
@@ -123,14 +120,14 @@ def null_step(A, b, mu, gamma, A_gamma, contacts):
     rows = rows_of(contacts)
     gamma = gamma.copy()
     moved = []
+    if not inside_cones(gamma[rows], mu[contacts]):  # every step below keeps gamma inside
+        return gamma, A_gamma, moved
     for v in self_stress_basis(A, mu, contacts).T:
         full = np.zeros_like(gamma)
         full[rows] = v
         if np.abs(A @ full).max() > SELF_STRESS * np.abs(A.diagonal()).max():
             continue
         direction = -np.sign((A_gamma + b) @ full) * v
-        if not inside_cones(gamma[rows], mu[contacts]):
-            break
         low, high = 0.0, 1.0
         while inside_cones(gamma[rows] + high * direction, mu[contacts]) and high < 1e12:
             low, high = high, 2 * high
@@ -173,7 +170,7 @@ def main():
             sys.exit(f"qp_late_change.py: {path}/Dt.mtx: {Dt.shape[0]} rows, A has {b.size}")
         final, A_final, iterations = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance,
                                                     check_every=3)
-        worst = residual_rows(final, A_final + b, mu).max()
+        worst = natural_residual(final, A_final + b, mu)
         if worst > args.tolerance:
             sys.exit(f"qp_late_change.py: {path}: APGD stopped at {worst:.3e} > {args.tolerance:g}")
         print(f"{path}: {mu.size} contacts, tolerance {args.tolerance:g} met after {iterations} "
@@ -183,7 +180,7 @@ def main():
             stop = max(3, int(round(share * iterations / 3)) * 3)
             x, Ax, _ = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
                                       max_iterations=stop)
-            residual = residual_rows(x, Ax + b, mu).max(axis=1)
+            residual = contact_residuals(x, Ax + b, mu)
             missing = np.where(residual > args.tolerance)[0]
             if stragglers is None:
                 stragglers = missing
@@ -209,7 +206,7 @@ def main():
             # `stop` becomes the iterations actually run: the method may converge before it.
             x, Ax, stop = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
                                          max_iterations=stop)
-            missing = np.where(residual_rows(x, Ax + b, mu).max(axis=1) > args.tolerance)[0]
+            missing = np.where(contact_residuals(x, Ax + b, mu) > args.tolerance)[0]
             moved = []
             if missing.size:
                 _, touching = neighbourhood(Dt, missing)
@@ -218,12 +215,12 @@ def main():
                           f"{touching.size} contacts make a block too large to decompose (> {LARGEST_BLOCK})")
                     continue
                 x, Ax, moved = null_step(A, b, mu, x, Ax, touching)
-            after = int((residual_rows(x, Ax + b, mu).max(axis=1) > args.tolerance).sum())
+            after = int((contact_residuals(x, Ax + b, mu) > args.tolerance).sum())
             more = 0
             if after:  # the method does not check its start
                 x, Ax, more = apgd_in_metric(A, b, mu, absolute_tolerance=args.tolerance, check_every=3,
                                              start=(x, Ax))
-            met = "met" if residual_rows(x, Ax + b, mu).max() <= args.tolerance else "NOT met"
+            met = "met" if natural_residual(x, Ax + b, mu) <= args.tolerance else "NOT met"
             print(f"  null step after {stop}: {missing.size} contacts missing, {len(moved)} self-stresses "
                   f"moved, {after} missing after the step; then {more} iterations, {stop + more} in all "
                   f"({met}; plain {iterations}); objective {0.5 * x @ Ax + b @ x:.12g}, plain "

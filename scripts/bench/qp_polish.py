@@ -37,7 +37,7 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
-from qp_face_conditioning import apgd_in_metric, read_friction_qp, residual_rows
+from qp_face_conditioning import apgd_in_metric, contact_residuals, natural_residual, read_friction_qp, rows_of
 
 
 LOCAL_ITERATIONS = 20000  # a local solve that needs more is cut off (and counted)
@@ -57,11 +57,6 @@ class CountedMatrix:
     def __matmul__(self, vector):
         self.products += 1
         return self.matrix @ vector
-
-
-def shares(x, Ax, b, mu):
-    """Each contact's natural residual (the largest of its rows)."""
-    return residual_rows(x, Ax + b, mu).max(axis=1)
 
 
 def objective(A, b, x):
@@ -85,7 +80,7 @@ def polished(A, b, mu, tolerance, trigger, rings, local_factor, max_rounds):
     rounds = []
 
     def stop(x, Ax):
-        miss = shares(x, Ax, b, mu) > tolerance
+        miss = contact_residuals(x, Ax + b, mu) > tolerance
         return not miss.any() or miss.sum() <= trigger * contacts
 
     for _ in range(max_rounds + 1):
@@ -95,7 +90,7 @@ def polished(A, b, mu, tolerance, trigger, rings, local_factor, max_rounds):
                                   absolute_tolerance=tolerance if last else None,
                                   stop=None if last else stop)
         applies += counted.products
-        share = shares(x, Ax, b, mu)
+        share = contact_residuals(x, Ax + b, mu)
         if share.max() <= tolerance or last:
             break
         patch = share > tolerance
@@ -103,7 +98,7 @@ def polished(A, b, mu, tolerance, trigger, rings, local_factor, max_rounds):
         for _ in range(rings):
             patch = patch | (graph @ patch.astype(float) > 0)
         members = np.where(patch)[0]
-        rows = (3 * members[:, None] + np.arange(3)).ravel()
+        rows = rows_of(members)
         local = CountedMatrix(A[rows][:, rows].tocsr())
         local_b = b[rows] + Ax[rows] - local.matrix @ x[rows]
         local.products = 0
@@ -133,12 +128,12 @@ def main():
     for path in args.dirs:
         A, b, mu = read_friction_qp(path, "qp_polish.py")
         x0, Ax0, plain_applies, plain_iterations = plain(A, b, mu, args.tolerance)
-        plain_worst = shares(x0, Ax0, b, mu).max()
+        plain_worst = natural_residual(x0, Ax0 + b, mu)
         if plain_worst > args.tolerance:
             sys.exit(f"qp_polish.py: {path}: plain APGD stopped at {plain_worst:.3e} > {args.tolerance:g}")
         x, Ax, applies, rounds = polished(A, b, mu, args.tolerance, args.trigger, args.rings,
                                           args.local_factor, args.max_rounds)
-        worst = shares(x, Ax, b, mu).max()
+        worst = natural_residual(x, Ax + b, mu)
         met = "met" if worst <= args.tolerance else f"NOT met ({worst:.2e})"
         patches = ", ".join(f"{m}->{p}:{i}" for m, p, i in rounds[:6])
         if len(rounds) > 6:
