@@ -35,6 +35,15 @@ def loaded(gamma):
     return np.abs(gamma.reshape(-1, 3)).max(axis=1) > 0
 
 
+def left_out_slack(A, b, mu, warm):
+    """Per contact, its margin for being left out: the slack g_n - mu |g_t|
+    of its velocity g = A warm + b in the dual cone, or -inf where the warm
+    start loads it. A margin M leaves out the contacts whose slack exceeds M."""
+    g = (A @ warm + b).reshape(-1, 3)
+    slack = g[:, 0] - mu * np.hypot(g[:, 1], g[:, 2])
+    return np.where(loaded(warm), -np.inf, slack)
+
+
 def full_solve(A, b, mu, warm, tolerance):
     """apgd from the warm start; returns its iterations and, per contact,
     whether any iterate loaded it."""
@@ -92,10 +101,9 @@ def main():
         A, b, mu = read_friction_qp(path, "qp_working_set.py")
         warm = project(dense(path + "/warm_start.mtx"), mu)
         iterations, ever = full_solve(A, b, mu, warm, args.tolerance)
-        g = (A @ warm + b).reshape(-1, 3)
-        slack = g[:, 0] - mu * np.hypot(g[:, 1], g[:, 2])
+        slack = left_out_slack(A, b, mu, warm)
         for margin in margins:
-            left_out = ~loaded(warm) & (slack > margin)
+            left_out = slack > margin
             _, cost, rounds, at_end = working_set_solve(A, b, mu, warm, args.tolerance, left_out)
             print(f"| {path} | {mu.size} | {iterations} | {np.mean(~ever):.1%} | {margin:g} | "
                   f"{at_end / mu.size:.1%} | {np.sum(ever & left_out)} | {rounds} | {cost:.0f} | "

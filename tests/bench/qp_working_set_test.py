@@ -21,7 +21,7 @@ def main():
     source, grains = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.join(source, "scripts", "bench"))
     from qp_face_conditioning import contact_residuals, project, read_friction_qp
-    from qp_working_set import dense, full_solve, loaded, working_set_solve
+    from qp_working_set import dense, full_solve, left_out_slack, working_set_solve
     failures = []
     with tempfile.TemporaryDirectory() as work:
         qp = export_demo_qp(source, grains, work)
@@ -36,8 +36,7 @@ def main():
     if (rounds, left) != (1, 0) or abs(cost - (iterations + 3)) > 1e-9:
         failures.append(f"nothing left out: {cost} applications, {rounds} rounds, {left} left "
                         f"out; expected {iterations + 3}, 1, 0")
-    g = (A @ warm + b).reshape(-1, 3)
-    left_out = ~loaded(warm) & (g[:, 0] - mu * np.hypot(g[:, 1], g[:, 2]) > 0)
+    left_out = left_out_slack(A, b, mu, warm) > 0
     gamma, cost, rounds, left = working_set_solve(A, b, mu, warm, TOLERANCE, left_out)
     worst = contact_residuals(gamma, A @ gamma + b, mu).max()
     print(f"margin 0: {left_out.sum()} contacts left out at first, {left} at the end, {rounds} "
