@@ -222,12 +222,11 @@ RunState setUpRun(const SimulationConfig& config, const RunOptions& options,
 void exportQpOfSteps(TimeStepper& stepper, const SimulationConfig& config,
                      const RunOptions& options, const Log& log) {
   if (options.export_qp_steps.empty()) return;
-  stepper.setSolveHook([&config, &options, &log](long step_index, const ContactSystem& system,
-                                                 const Vector& warm, const Vector& solution,
-                                                 const SolveReport& report) {
+  const auto export_step = [&config, &options, &log](long step_index, TimeStepper::StepQp which,
+                                                     const ContactSystem& system,
+                                                     const Vector& warm, const Vector& solution,
+                                                     const SolveReport& report) {
     const long step = step_index + 1;
-    const auto& wanted = options.export_qp_steps;
-    if (std::find(wanted.begin(), wanted.end(), step) == wanted.end()) return;
     const double dt = config.simulation.dt;
     QpExportInfo info;
     info.step = step;
@@ -236,12 +235,22 @@ void exportQpOfSteps(TimeStepper& stepper, const SimulationConfig& config,
     info.solver = config.solver.name;
     info.tolerance = config.solver.settings.tolerance;
     info.report = report;
-    const std::string dir = options.export_qp_dir + "/step_" + std::to_string(step);
+    // A step with ReLCP re-solves also writes its first QP, whose warm start
+    // is the last step's impulses (the last QP's is zero).
+    const bool first = which == TimeStepper::StepQp::first_of_several;
+    const std::string dir =
+        options.export_qp_dir + "/step_" + std::to_string(step) + (first ? "_first" : "");
     exportQp(dir, system, warm, solution, info);
-    log.info("exported the contact QP of step " + std::to_string(step) + " (" +
+    log.info(std::string("exported the ") + (first ? "first " : "") + "contact QP of step " +
+             std::to_string(step) + " (" +
              std::to_string(system.constraint_map->getGlobalNumElements()) + " unknowns) to " +
              dir);
-  });
+  };
+  const auto listed = [&options](long step_index) {
+    const auto& wanted = options.export_qp_steps;
+    return std::find(wanted.begin(), wanted.end(), step_index + 1) != wanted.end();
+  };
+  stepper.setSolveHook(export_step, listed);
 }
 
 /// Warnings go to the log, the first kShown of them; the metrics columns

@@ -146,25 +146,39 @@ StepReport TimeStepper::step(BodyDomain& domain, long step_index) {
   warm_start_.fill(contacts, block, gamma);
   torquesToAngularUnknowns(system, gamma);  // the cache holds torques, the QP their unknowns
   clock.lap(report.time_assemble);
-  const RCP<Vector> warm = solve_hook_ ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
+  const bool shown = solve_hook_ && (!solve_hook_shows_ || solve_hook_shows_(step_index));
+  const RCP<Vector> warm = shown ? rcp(new Vector(gamma, Teuchos::Copy)) : Teuchos::null;
   report.solve = solveWarmStarted(system, gamma);
   report.first_solve_iterations = report.solve.iterations;
   clock.lap(report.time_solve);
+  // A hook is shown the first QP too when re-solves follow; ReLCP assembles
+  // new systems, so keeping this one's objects is enough.
+  std::optional<ContactSystem> first_system;
+  RCP<Vector> first_solution;
+  SolveReport first_report;
+  if (shown) {
+    first_system = system;
+    first_solution = rcp(new Vector(gamma, Teuchos::Copy));
+    first_report = report.solve;
+  }
 
   // The configuration the step reaches, seen by this rank (owned + ghosts).
   IntermediateConfiguration reached(domain, halo_maps_);
   reached.update(*velocitiesOf(system, gamma), dt);
   double true_overlap = -1.0;  // < 0: the constraints' own overlap measures it
   refine(domain, contacts, system, gamma, reached, report, true_overlap, clock);
-  if (solve_hook_) {
+  if (shown) {
     // After ReLCP recursions the final QP has more rows than the first warm
-    // start (it started from the previous recursion's multipliers): export it
-    // with a zero warm start rather than one of the wrong size.
+    // start (it started from the previous recursion's multipliers): it is
+    // shown with a zero warm start rather than one of the wrong size, after
+    // the first QP with its own.
     if (report.recursions > 1) {
+      solve_hook_(step_index, StepQp::first_of_several, *first_system, *warm, *first_solution,
+                  first_report);
       const Vector zero(system.constraint_map);
-      solve_hook_(step_index, system, zero, gamma, report.solve);
+      solve_hook_(step_index, StepQp::last, system, zero, gamma, report.solve);
     } else {
-      solve_hook_(step_index, system, *warm, gamma, report.solve);
+      solve_hook_(step_index, StepQp::last, system, *warm, gamma, report.solve);
     }
   }
   // The cache, the outputs and checkpoints keep torque impulses: a copy

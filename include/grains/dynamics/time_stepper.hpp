@@ -114,13 +114,28 @@ class TimeStepper {
 
   StepReport step(BodyDomain& domain, long step_index);
   const StepperSettings& settings() const { return settings_; }
-  /// Called on every rank right after the solve of each step (collective
-  /// work allowed), e.g. to export the QP: the assembled system, the warm
-  /// start the solver got and the impulses it returned.
-  using SolveHook =
-      std::function<void(long step, const ContactSystem& system, const Vector& warm_start,
-                         const Vector& solution, const SolveReport& report)>;
-  void setSolveHook(SolveHook hook) { solve_hook_ = std::move(hook); }
+  /// Which of a step's QPs a solve hook is shown.
+  enum class StepQp {
+    last,             ///< the step's only QP, or its last after ReLCP re-solves
+    first_of_several  ///< the first QP of a step with ReLCP re-solves
+  };
+  /// Called on every rank after the solves of each step (collective work
+  /// allowed), e.g. to export the QP: the assembled system, the warm start
+  /// the solver got and the impulses it returned. A step with ReLCP
+  /// re-solves calls it twice: first with its first QP, the warm start from
+  /// the last step and that solve's impulses, then with its last QP, whose
+  /// solve started from the previous one's impulses padded by zeros (shown
+  /// as a zero warm start).
+  using SolveHook = std::function<void(long step, StepQp which, const ContactSystem& system,
+                                       const Vector& warm_start, const Vector& solution,
+                                       const SolveReport& report)>;
+  /// `shows(step)` picks the steps the hook is called for (0-based step
+  /// index, as the hook's): only those keep copies of their warm start and
+  /// first QP for it. Empty: every step.
+  void setSolveHook(SolveHook hook, std::function<bool(long step)> shows = {}) {
+    solve_hook_ = std::move(hook);
+    solve_hook_shows_ = std::move(shows);
+  }
   /// This rank's contacts of the last step and their impulses (body indices
   /// refer to the bodies before the step's cell divisions) (blockSize()
   /// values per contact: normal, then the two tangents) [N s]; overdamped:
@@ -251,6 +266,7 @@ class TimeStepper {
   std::vector<Contact> last_contacts_;
   std::vector<double> last_impulses_;
   SolveHook solve_hook_;
+  std::function<bool(long)> solve_hook_shows_;
 };
 
 /// Kinetic energy of all bodies (collective).
