@@ -17,7 +17,7 @@ the larger of |w_i| and |gamma*_i| (the contact's impulse, three rows, as one
 vector: 0 unchanged, 1 vanished or new, 2 reversed). Then it
 runs apgd's method (apgd_in_metric of qp_face_conditioning.py, grains' stop:
 natural residual <= T at every contact, checked every third iteration) from
-five starts, each projected onto the cones:
+seven starts, each projected onto the cones:
 
     zero            gamma = 0
     warm            the run's warm start
@@ -25,6 +25,9 @@ five starts, each projected onto the cones:
                     to gamma*
     carried exact   gamma* on the carried contacts, the warm start (zero) on
                     the others
+    normals exact   the warm start, with the normal rows of the carried
+                    contacts set to gamma*
+    tangents exact  the same with their two tangential rows instead
     exact           gamma* everywhere (stops at its first check)
 
 docs/performance.md ("Choosing the time step") quotes its output.
@@ -58,15 +61,28 @@ def carried(warm):
     return np.abs(warm.reshape(-1, 3)).max(axis=1) > 0
 
 
-def starts(warm, reference):
-    """The five starts of the table, by name, before projection."""
+def carried_rows(warm):
+    """The rows of the carried contacts: all, normal, tangential."""
     rows = rows_of(np.flatnonzero(carried(warm)))
-    carried_exact = warm.copy()
-    carried_exact[rows] = reference[rows]
-    zero_exact = reference.copy()
-    zero_exact[rows] = warm[rows]
+    return rows, rows[0::3], np.setdiff1d(rows, rows[0::3])
+
+
+def with_reference_on(warm, reference, rows):
+    """The warm start with `rows` taken from the reference."""
+    start = warm.copy()
+    start[rows] = reference[rows]
+    return start
+
+
+def starts(warm, reference):
+    """The seven starts of the table, by name, before projection."""
+    rows, normal, tangential = carried_rows(warm)
+    zero_exact = with_reference_on(reference, warm, rows)  # the reference, warm where carried
     return {"zero": np.zeros_like(warm), "warm": warm, "zero exact": zero_exact,
-            "carried exact": carried_exact, "exact": reference}
+            "carried exact": with_reference_on(warm, reference, rows),
+            "normals exact": with_reference_on(warm, reference, normal),
+            "tangents exact": with_reference_on(warm, reference, tangential),
+            "exact": reference}
 
 
 def iterations_from(A, b, mu, start, tolerance):
@@ -79,10 +95,14 @@ def iterations_from(A, b, mu, start, tolerance):
     return iterations, natural_residual(x, Ax + b, mu)
 
 
+def row_error(rows, warm, reference):
+    """|w - gamma*| over `rows`, relative to |gamma*| over all rows."""
+    return np.linalg.norm(warm[rows] - reference[rows]) / np.linalg.norm(reference)
+
+
 def relative_error(part, warm, reference):
     """|w - gamma*| over the contacts in `part`, relative to |gamma*| over all."""
-    rows = rows_of(np.flatnonzero(part))
-    return np.linalg.norm(warm[rows] - reference[rows]) / np.linalg.norm(reference)
+    return row_error(rows_of(np.flatnonzero(part)), warm, reference)
 
 
 def median_change(warm, reference):
@@ -107,9 +127,12 @@ def study(path, tolerance):
         return
     print(f"{path}: {mu.size} contacts, {kept.sum()} carried by the warm start, "
           f"{mu.size - kept.sum()} at zero")
-    print(f"  warm start error / |gamma*|: carried {relative_error(kept, warm, reference):.3f}, "
-          f"at zero {relative_error(~kept, warm, reference):.3f}; median change of a carried "
-          f"contact {median_change(warm, reference):.3f}")
+    _, normal, tangential = carried_rows(warm)
+    print(f"  warm start error / |gamma*|: carried {relative_error(kept, warm, reference):.3f} "
+          f"(normal rows {row_error(normal, warm, reference):.3f}, tangential "
+          f"{row_error(tangential, warm, reference):.3f}), at zero "
+          f"{relative_error(~kept, warm, reference):.3f}; median change of a carried contact "
+          f"{median_change(warm, reference):.3f}")
     for name, start in starts(warm, reference).items():
         iterations, residual = iterations_from(A, b, mu, start, tolerance)
         print(f"  {name:14s} residual {residual:.2e}  iterations {iterations}")
