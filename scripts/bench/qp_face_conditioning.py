@@ -76,12 +76,17 @@ def lipschitz_bound(apply, size):
     return 1.05 * largest
 
 
+def dense(path):
+    """A dense (array) .mtx file of an export as a flat vector."""
+    return np.asarray(scipy.io.mmread(path)).ravel()
+
+
 def read_friction_qp(path, who):
     """A (CSR), b and the friction coefficients of an exported QP with three
     unknowns per contact (Coulomb or its zero-friction variant); exits naming
     `who` otherwise."""
     A = sp.csr_matrix(scipy.io.mmread(path + "/A.mtx"))
-    b = np.asarray(scipy.io.mmread(path + "/b.mtx")).ravel()  # dense (array) files
+    b = dense(path + "/b.mtx")
     mu = np.asarray(scipy.io.mmread(path + "/cones.mtx"))[:, 0]
     if b.size != 3 * mu.size:
         sys.exit(f"{who}: expected three unknowns per contact")

@@ -19,11 +19,10 @@ import os
 import sys
 
 import numpy as np
-import scipy.io
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qp_face_conditioning import contact_residuals, project, read_friction_qp  # noqa: E402
+from qp_face_conditioning import contact_residuals, dense, project, read_friction_qp  # noqa: E402
 
 QUANTILES = (50.0, 90.0, 99.0, 99.9)
 
@@ -38,7 +37,7 @@ def main(paths):
         with open(os.path.join(path, "problem.yaml")) as f:
             tolerance = float(yaml.safe_load(f)["run_tolerance"])
         for name, file in (("warm start", "warm_start.mtx"), ("solution", "solution.mtx")):
-            gamma = np.asarray(scipy.io.mmread(os.path.join(path, file))).ravel()
+            gamma = dense(os.path.join(path, file))
             if name == "warm start":
                 if not gamma.any():
                     print(f"| {path} | warm start | zero (exported after a re-solve) |"

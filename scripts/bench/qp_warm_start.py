@@ -35,17 +35,12 @@ docs/performance.md ("Choosing the time step") quotes its output.
 import argparse
 
 import numpy as np
-import scipy.io
 
-from qp_face_conditioning import (apgd_in_metric, natural_residual, project,
+from qp_face_conditioning import (apgd_in_metric, dense, natural_residual, project,
                                   read_friction_qp, rows_of)
 
 REFERENCE_TOLERANCE = 1e-8
 CHECK_EVERY = 3
-
-
-def dense(path):
-    return np.asarray(scipy.io.mmread(path)).ravel()
 
 
 def reference_solution(A, b, mu, start):
@@ -121,9 +116,10 @@ def study(path, tolerance):
     reference = reference_solution(A, b, mu, dense(path + "/solution.mtx"))
     kept = carried(warm)
     if not kept.any():
-        # grains exports a zero warm start for a step with ReLCP re-solves
-        # (its last QP has more rows than the first solve's warm start).
-        print(f"{path}: no warm start stored (a step with ReLCP re-solves?); skipped")
+        # The last QP of a step with ReLCP re-solves is exported with a zero
+        # warm start; its first, with the warm start, is in step_<N>_first.
+        print(f"{path}: no warm start stored (the last QP of a step with ReLCP re-solves? "
+              f"its first is step_<N>_first); skipped")
         return
     print(f"{path}: {mu.size} contacts, {kept.sum()} carried by the warm start, "
           f"{mu.size - kept.sum()} at zero")

@@ -20,14 +20,9 @@ against LIGGGHTS", the envelope paragraph) quotes its output.
 import argparse
 
 import numpy as np
-import scipy.io
 
-from qp_face_conditioning import (apgd_in_metric, contact_residuals, project,
+from qp_face_conditioning import (apgd_in_metric, contact_residuals, dense, project,
                                   read_friction_qp, rows_of)
-
-
-def dense(path):
-    return np.asarray(scipy.io.mmread(path)).ravel()
 
 
 def loaded(gamma):

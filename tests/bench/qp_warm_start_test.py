@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 import numpy as np
+import yaml
 
 from qp_study_support import ENVIRONMENT, export_demo_qp, finish
 
@@ -43,13 +44,13 @@ IMPACT_STEPS = range(8, 15)
 def run_iterations(qp):
     """The run's solver iterations on the exported QP (problem.yaml)."""
     with open(qp + "/problem.yaml") as meta:
-        return int(re.search(r"^run_iterations: (\d+)$", meta.read(), re.M).group(1))
+        return int(yaml.safe_load(meta)["run_iterations"])
 
 
 def check_first_qps(source, grains, work, failures):
     """The first QPs of the settle benchmark's impact steps with re-solves."""
-    from qp_face_conditioning import read_friction_qp
-    from qp_warm_start import carried, dense, iterations_from
+    from qp_face_conditioning import dense, read_friction_qp
+    from qp_warm_start import carried, iterations_from
     init = os.path.join(work, "init")
     subprocess.run(["/usr/bin/python3", os.path.join(source, "scripts", "bench", "liggghts",
                                                      "make_tp2_initial.py"), "1000", init],
@@ -90,9 +91,8 @@ def check_first_qps(source, grains, work, failures):
 def main():
     source, grains = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.join(source, "scripts", "bench"))
-    from qp_face_conditioning import read_friction_qp, rows_of
-    from qp_warm_start import (CHECK_EVERY, carried, dense, iterations_from, reference_solution,
-                               starts)
+    from qp_face_conditioning import dense, read_friction_qp, rows_of
+    from qp_warm_start import CHECK_EVERY, carried, iterations_from, reference_solution, starts
     failures = []
     with tempfile.TemporaryDirectory() as work:
         qp = export_demo_qp(source, grains, work)

@@ -20,8 +20,8 @@ TOLERANCE = 1e-7
 def main():
     source, grains = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.join(source, "scripts", "bench"))
-    from qp_face_conditioning import contact_residuals, project, read_friction_qp
-    from qp_working_set import dense, full_solve, left_out_slack, working_set_solve
+    from qp_face_conditioning import contact_residuals, dense, project, read_friction_qp
+    from qp_working_set import full_solve, left_out_slack, working_set_solve
     failures = []
     with tempfile.TemporaryDirectory() as work:
         qp = export_demo_qp(source, grains, work)
