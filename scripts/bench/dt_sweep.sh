@@ -20,7 +20,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${GRAINS_BUILD_DIR:-$ROOT/build}"
 GRAINS="${GRAINS:-$BUILD/grains}"
-DECK="$ROOT/scripts/bench/liggghts"
 REPEATS="${1:-2}"
 RANKS="${2:-1}"
 DTS="${DTS:-0.01 0.02 0.04}"
@@ -33,11 +32,8 @@ OUT="${BENCH_OUT:-$ROOT/output/bench-dt-sweep}"
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
-for n in $SIZES; do
-  /usr/bin/python3 "$DECK/make_tp2_initial.py" "$n" "$OUT/init_n$n"
-  cp "$DECK/grains_tp2.yaml" "$OUT/init_n$n/"
-done
-final_frame_only=1000000000  # one VTK frame at the end, for the final speeds
+source "$ROOT/scripts/bench/settle_run.sh"
+for n in $SIZES; do settle_initial_state "$n" "$OUT/init_n$n"; done
 for rep in $(seq 1 "$REPEATS"); do
   for n in $SIZES; do
     for mu in $MUS; do

@@ -26,7 +26,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${GRAINS_BUILD_DIR:-$ROOT/build}"
 GRAINS="${GRAINS:-$BUILD/grains}"
-DECK="$ROOT/scripts/bench/liggghts"
 SEEDS="${SEEDS:-1 2 3 4 5}"
 SIZES="${SIZES:-2000}"
 MUS="${MUS:-0.3 0.5}"
@@ -40,16 +39,14 @@ OUT="${BENCH_OUT:-$ROOT/output/bench-seed-sweep}"
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
+source "$ROOT/scripts/bench/settle_run.sh"
 names=()
 for variant in "$@"; do names+=("${variant%%=*}"); done
 for n in $SIZES; do
   for seed in $SEEDS; do
-    init="$OUT/init_n${n}_s$seed"
-    /usr/bin/python3 "$DECK/make_tp2_initial.py" "$n" "$init" "$seed" > /dev/null
-    cp "$DECK/grains_tp2.yaml" "$init/"
+    settle_initial_state "$n" "$OUT/init_n${n}_s$seed" "$seed" > /dev/null
   done
 done
-source "$ROOT/scripts/bench/settle_run.sh"
 # One line per run: init, output directory, mu, extra arguments.
 runs="$OUT/runs.txt"
 : > "$runs"

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Sourced by seed_sweep.sh and swap_sweep.sh: one run of the grains side of the
-# settle benchmark with the sweep's step, tolerance and end time.
+# Sourced by the settle benchmarks (vs_liggghts.sh, dt_sweep.sh, seed_sweep.sh,
+# swap_sweep.sh, build_ab.sh): their initial states, and one run of the grains
+# side with the sweep's step, tolerance and end time.
 #
+#   settle_initial_state N DIR [SEED]   # DIR/ gets N spheres and grains_tp2.yaml
 #   settle_run "CONFIG<TAB>OUTPUT_DIR<TAB>MU<TAB>EXTRA_ARGS"
 #
 # Needs GRAINS, TEND, GRAINS_DT and GRAINS_TOL in the environment. The log goes
 # to OUTPUT_DIR.log; a failed run says so and leaves OUTPUT_DIR/FAILED (the
 # summaries skip it) and returns 1.
 final_frame_only=1000000000  # one VTK frame at the end, for the final speeds
+settle_deck="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/liggghts"
+settle_initial_state() {
+  /usr/bin/python3 "$settle_deck/make_tp2_initial.py" "$@"
+  cp "$settle_deck/grains_tp2.yaml" "$2/"
+}
 settle_run() {
   local config dir mu args
   IFS=$'\t' read -r config dir mu args <<< "$1"
@@ -22,5 +29,6 @@ settle_run() {
   touch "$dir/FAILED"
   return 1
 }
-export final_frame_only
+export final_frame_only settle_deck
+export -f settle_initial_state
 export -f settle_run

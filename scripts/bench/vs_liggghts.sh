@@ -109,14 +109,11 @@ command -v liggghts > /dev/null ||
 source "$ROOT/scripts/env.sh"
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
-for n in $SIZES; do
-  init="$OUT/init_n$n"
-  /usr/bin/python3 "$DECK/make_tp2_initial.py" "$n" "$init"
-  cp "$DECK/grains_tp2.yaml" "$init/"
-done
-# One VTK frame at the end of each grains run (plus the initial one), for the
-# final sphere speeds; frames are written outside the timed step.
-final_frame_only=1000000000
+# settle_initial_state, and final_frame_only: one VTK frame at the end of each
+# grains run (plus the initial one), for the final sphere speeds; frames are
+# written outside the timed step.
+source "$ROOT/scripts/bench/settle_run.sh"
+for n in $SIZES; do settle_initial_state "$n" "$OUT/init_n$n"; done
 for rep in $(seq 1 "$REPEATS"); do
   for n in $SIZES; do
     init="$OUT/init_n$n"
