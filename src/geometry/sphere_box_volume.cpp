@@ -9,13 +9,16 @@ namespace grains {
 namespace {
 
 /// Integral of the half chord s(x) = sqrt(rho^2 - x^2) over [lo, hi] within [-rho, rho].
+/// rho^2 - x^2 is taken as (rho - x)(rho + x): exactly 0 at x = rho, where a
+/// fused rho*rho - x*x would leave x*x's rounding error (1e-8 relative under sqrt).
 double halfChordIntegral(double rho, double lo, double hi) {
   lo = std::max(lo, -rho);
   hi = std::min(hi, rho);
   if (!(hi > lo)) return 0.0;
   const auto antiderivative = [rho](double x) {
     const double ratio = std::clamp(x / rho, -1.0, 1.0);
-    return 0.5 * (x * std::sqrt(std::max(rho * rho - x * x, 0.0)) + rho * rho * std::asin(ratio));
+    return 0.5 *
+           (x * std::sqrt(std::max((rho - x) * (rho + x), 0.0)) + rho * rho * std::asin(ratio));
   };
   return antiderivative(hi) - antiderivative(lo);
 }
@@ -26,7 +29,7 @@ double discQuadrantArea(double rho, double a, double b) {
   if (b <= -rho || a <= -rho) return 0.0;
   if (b >= rho) return 2.0 * halfChordIntegral(rho, -rho, a);
   // Where |x| < w the chord reaches beyond |b|: the length is b + s(x).
-  const double w = std::sqrt(rho * rho - b * b);
+  const double w = std::sqrt((rho - b) * (rho + b));
   double area = 0.0;
   const double hi = std::min(a, w);
   if (hi > -w) area += b * (hi + w) + halfChordIntegral(rho, -w, hi);
@@ -109,7 +112,7 @@ double sphereBoxVolume(const Vec3& center, double radius, const Vec3& lower, con
       const double u = t * t * t * (10.0 - 15.0 * t + 6.0 * t * t);
       const double du = 30.0 * t * t * (1.0 - t) * (1.0 - t);
       const double z = a + (b - a) * u;
-      const double rho = std::sqrt(std::max(r * r - z * z, 0.0));
+      const double rho = std::sqrt(std::max((r - z) * (r + z), 0.0));
       volume +=
           rule.weights[q] * (b - a) * du * discRectangleArea(rho, lo.x(), hi.x(), lo.y(), hi.y());
     }

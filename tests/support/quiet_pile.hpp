@@ -3,7 +3,9 @@
 // counterpart): 96 spheres (r = 0.1 m, 1 kg) dropped from a jittered lattice
 // into an open box with Coulomb friction mu = 0.5, stepped by apgd at
 // tolerance 1e-6 with dt = 5 ms; after `settle_steps` the next `rest_steps`
-// are measured. Each rank starts with a block of the bodies.
+// are measured. Each rank starts with a block of the bodies. `seed` jitters
+// the lattice: each seed is another initial state, and so is each build that
+// rounds differently (GRAINS_ARCH), so claims are checked over several.
 #include "grains/dynamics/time_stepper.hpp"
 
 #include "body_blocks.hpp"
@@ -31,15 +33,20 @@ struct QuietPileRun {
   int unconverged = 0;                 ///< measured steps that did not converge
   int steps_at_warm_start = 0;         ///< measured steps that took the warm start as it was
   int most_applies_at_warm_start = 0;  ///< largest operator_applies among those steps
+  /// Measured steps whose `converged` disagrees with residual <= tolerance.
+  int misreported = 0;
 };
+
+/// Initial states of the quiet pile the tests check their claims on.
+inline constexpr unsigned kQuietPileSeeds[] = {7, 1, 2};
 
 inline constexpr double kQuietPileRadius = 0.1;
 
 inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestTolerance& rest,
                                     int settle_steps, int rest_steps,
-                                    const PileContacts& contacts = {}) {
+                                    const PileContacts& contacts = {}, unsigned seed = 7) {
   const double r = kQuietPileRadius, m = 1.0, dt = 5e-3, half_width = 0.52;
-  std::mt19937_64 rng(7);
+  std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> jitter(-0.03, 0.03);
   std::vector<Body> all;
   for (int k = 0; k < 6; ++k)
@@ -74,6 +81,8 @@ inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestToler
     const StepReport report = stepper.step(domain, step);
     if (step >= settle_steps) {
       out.unconverged += report.solve.converged ? 0 : 1;
+      const bool within = report.solve.residual <= solver_settings.tolerance;
+      out.misreported += report.solve.converged == within ? 0 : 1;
       out.iterations_per_step += static_cast<double>(report.solve.iterations) / rest_steps;
       if (report.solve.iterations == 0 && report.recursions == 1) {
         ++out.steps_at_warm_start;

@@ -10,6 +10,7 @@
 #include <Tpetra_Core.hpp>
 
 #include <algorithm>
+#include <string>
 
 namespace grains {
 namespace {
@@ -24,13 +25,14 @@ struct RestMeasures {
   int unconverged = 0;
   int steps_at_warm_start = 0;         ///< measured steps without an iteration
   int most_applies_at_warm_start = 0;  ///< their largest count of applications of A
+  int misreported = 0;                 ///< steps whose converged flag contradicts the residual
 };
 
 // The quiet pile (quiet_pile.hpp) on one rank.
 RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int rest_steps,
-                              const PileContacts& contacts = {}) {
-  test::QuietPileRun run =
-      test::settleQuietPile(Tpetra::getDefaultComm(), rest, settle_steps, rest_steps, contacts);
+                              const PileContacts& contacts = {}, unsigned seed = 7) {
+  test::QuietPileRun run = test::settleQuietPile(Tpetra::getDefaultComm(), rest, settle_steps,
+                                                 rest_steps, contacts, seed);
   std::sort(run.speeds.begin(), run.speeds.end());
   RestMeasures out;
   out.median_speed = run.speeds[run.speeds.size() / 2];
@@ -40,6 +42,7 @@ RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int r
   out.unconverged = run.unconverged;
   out.steps_at_warm_start = run.steps_at_warm_start;
   out.most_applies_at_warm_start = run.most_applies_at_warm_start;
+  out.misreported = run.misreported;
   return out;
 }
 
@@ -98,25 +101,31 @@ TEST(QuietRest, SolvingBelowTheWarmStartsMissLetsThePileComeToRest) {
 // With the miss taken at the bulk of the contacts, a few changing contacts
 // (floor spheres spinning freely) still make every resting step iterate
 // until they meet the bulk's target. Stopping at the bulk too leaves them at
-// the tolerance: the pile rests still (as the settle benchmark's criterion
-// asks) for a fraction of the iterations per step. Which of the two piles
-// ends stiller varies with the trajectory, so it is not asserted.
-TEST(QuietRest, StoppingAtTheBulkRestsAsStillForFewerIterations) {
+// the tolerance while the rest of the pile goes on converging: the pile
+// rests as still (as the settle benchmark's criterion asks) at every contact
+// within the tolerance. Which of the two stops costs fewer iterations at rest
+// varies with the trajectory (7-182 against 8-241 per step over six initial
+// states and two builds), and so does which pile ends stiller (the bulk
+// stop's median sphere 0.2-7.4e-6 m/s), so neither is asserted.
+TEST(QuietRest, StoppingAtTheBulkRestsAsStill) {
   RestTolerance at_bulk_miss = RestTolerance::recommended();
   at_bulk_miss.floor = 0.001;
   at_bulk_miss.quantile = 0.9;
   RestTolerance at_bulk_stop = at_bulk_miss;
   at_bulk_stop.bulk_stop = true;
-  const RestMeasures worst = settleAndMeasure(at_bulk_miss, 800, 100);
-  const RestMeasures bulk = settleAndMeasure(at_bulk_stop, 800, 100);
-  std::cout << "stop at the worst contact: " << worst.iterations_per_step
-            << " it/step, median speed " << worst.median_speed
-            << "; at the bulk: " << bulk.iterations_per_step << " it/step, median speed "
-            << bulk.median_speed << "\n";
-  EXPECT_EQ(worst.unconverged, 0);
-  EXPECT_EQ(bulk.unconverged, 0);
-  EXPECT_LT(bulk.median_speed, 1e-5);
-  EXPECT_LT(bulk.iterations_per_step, 0.25 * worst.iterations_per_step);
+  for (const unsigned seed : test::kQuietPileSeeds) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const RestMeasures worst = settleAndMeasure(at_bulk_miss, 800, 100, {}, seed);
+    const RestMeasures bulk = settleAndMeasure(at_bulk_stop, 800, 100, {}, seed);
+    std::cout << "seed " << seed << ": stop at the worst contact: " << worst.iterations_per_step
+              << " it/step, median speed " << worst.median_speed
+              << "; at the bulk: " << bulk.iterations_per_step << " it/step, median speed "
+              << bulk.median_speed << "\n";
+    EXPECT_EQ(worst.unconverged, 0);
+    EXPECT_EQ(bulk.unconverged, 0);
+    EXPECT_EQ(bulk.misreported, 0);
+    EXPECT_LT(bulk.median_speed, 1e-5);
+  }
 }
 
 TEST(QuietRest, ABulkStopNeedsASolverThatStopsAtAQuantile) {
@@ -138,18 +147,22 @@ TEST(QuietRest, ABulkStopNeedsASolverThatStopsAtAQuantile) {
 
 // Box and cylinder friction reach Coulomb's law through the Tresca fixed
 // point, whose bounds come from the warm start: the rest tolerance measures
-// (and projects) the warm start against those bounds, and the pile comes to
-// rest as with the cone. The fixed point stops after outer_iterations (20)
-// and may miss the tolerance at a step (cylinder: one of the 100 here).
-TEST(QuietRest, FixedBoundFrictionComesToRestWithTheRestTolerance) {
+// (and projects) the warm start against those bounds. On this pile the fixed
+// point meets the tolerance at every step at rest from some initial states
+// and misses it at up to all 100 from others (its outer_iterations, 20, run
+// out; docs/solvers.md, Friction models): what must hold on every one is that
+// each step says truthfully whether it converged.
+TEST(QuietRest, FixedBoundFrictionReportsItsConvergenceTruthfully) {
   for (const FrictionModel model : {FrictionModel::Box, FrictionModel::Cylinder}) {
-    PileContacts contacts;
-    contacts.sliding = model;
-    const RestMeasures quiet = settleAndMeasure(RestTolerance::recommended(), 800, 100, contacts);
-    std::cout << frictionModelName(model) << ": median speed " << quiet.median_speed << ", "
-              << quiet.unconverged << " unconverged steps\n";
-    EXPECT_LE(quiet.unconverged, 2) << frictionModelName(model);
-    EXPECT_LT(quiet.median_speed, 1e-5) << frictionModelName(model);
+    for (const unsigned seed : {7u, 1u}) {
+      PileContacts contacts;
+      contacts.sliding = model;
+      const RestMeasures quiet =
+          settleAndMeasure(RestTolerance::recommended(), 800, 100, contacts, seed);
+      std::cout << frictionModelName(model) << ", seed " << seed << ": median speed "
+                << quiet.median_speed << ", " << quiet.unconverged << " unconverged steps\n";
+      EXPECT_EQ(quiet.misreported, 0) << frictionModelName(model) << ", seed " << seed;
+    }
   }
 }
 
@@ -170,25 +183,34 @@ namespace {
 TEST(QuietRest, APileAtRestWithOverlapSlopCostsNextToNoIterations) {
   const PileContacts held{1e-4, 0.05};
   const PileContacts pushed{0.0, 0.05};
-  const RestMeasures still = settleAndMeasure(RestTolerance::recommended(), 900, 100, held);
-  const RestMeasures busy = settleAndMeasure(RestTolerance::recommended(), 900, 100, pushed);
-  std::cout << "slop: " << still.iterations_per_step << " it/step, " << still.steps_at_warm_start
-            << " of 100 steps at the warm start, largest speed " << still.largest_speed
-            << "; no slop: " << busy.iterations_per_step << " it/step, largest speed "
-            << busy.largest_speed << "\n";
-  EXPECT_EQ(still.unconverged, 0);
-  EXPECT_EQ(busy.unconverged, 0);
-  EXPECT_LE(still.iterations_per_step, 2.0);
-  // The rest floor lets contact velocities be off by up to 0.01 tau / dt =
-  // 2e-6 m/s; the still pile's fastest sphere moves at a fraction of that.
-  EXPECT_LT(still.largest_speed, 5e-7);
-  // A step that takes the warm start as it is costs the one application of A
-  // that measured its miss: the solver starts from that product.
-  EXPECT_GE(still.steps_at_warm_start, 20);
-  EXPECT_EQ(still.most_applies_at_warm_start, 1);
-  // Without the slop the same pile iterates more and keeps moving.
-  EXPECT_GT(busy.iterations_per_step, 1.5 * still.iterations_per_step);
-  EXPECT_GT(busy.largest_speed, 10.0 * still.largest_speed);
+  for (const unsigned seed : test::kQuietPileSeeds) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const RestMeasures still = settleAndMeasure(RestTolerance::recommended(), 900, 100, held, seed);
+    const RestMeasures busy =
+        settleAndMeasure(RestTolerance::recommended(), 900, 100, pushed, seed);
+    std::cout << "seed " << seed << ": slop: " << still.iterations_per_step << " it/step, "
+              << still.steps_at_warm_start
+              << " of 100 steps at the warm start, median / largest speed " << still.median_speed
+              << " / " << still.largest_speed << "; no slop: " << busy.iterations_per_step
+              << " it/step, " << busy.steps_at_warm_start
+              << " at the warm start, median / largest speed " << busy.median_speed << " / "
+              << busy.largest_speed << "\n";
+    EXPECT_EQ(still.unconverged, 0);
+    EXPECT_EQ(busy.unconverged, 0);
+    EXPECT_LE(still.iterations_per_step, 2.0);
+    // The rest floor lets contact velocities be off by up to 0.01 tau / dt =
+    // 2e-6 m/s: no sphere of the still pile moves faster, and the median
+    // sphere at a fraction of it. (Which sphere is the fastest, and how fast
+    // within the bound, varies with the trajectory: 8e-8 to 1.5e-6 m/s.)
+    EXPECT_LT(still.largest_speed, 2e-6);
+    EXPECT_LT(still.median_speed, 5e-7);
+    // A step that takes the warm start as it is costs the one application of
+    // A that measured its miss: the solver starts from that product.
+    EXPECT_GE(still.steps_at_warm_start, 20);
+    EXPECT_EQ(still.most_applies_at_warm_start, 1);
+    // Without the slop the same pile iterates more.
+    EXPECT_GT(busy.iterations_per_step, 1.5 * still.iterations_per_step);
+  }
 }
 
 }  // namespace
