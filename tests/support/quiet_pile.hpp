@@ -44,7 +44,8 @@ inline constexpr double kQuietPileRadius = 0.1;
 
 inline QuietPileRun settleQuietPile(const RCP<const Comm>& comm, const RestTolerance& rest,
                                     int settle_steps, int rest_steps,
-                                    const PileContacts& contacts = {}, unsigned seed = 7) {
+                                    const PileContacts& contacts = {},
+                                    unsigned seed = kQuietPileSeeds[0]) {
   const double r = kQuietPileRadius, m = 1.0, dt = 5e-3, half_width = 0.52;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> jitter(-0.03, 0.03);

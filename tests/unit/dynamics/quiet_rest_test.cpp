@@ -30,7 +30,8 @@ struct RestMeasures {
 
 // The quiet pile (quiet_pile.hpp) on one rank.
 RestMeasures settleAndMeasure(const RestTolerance& rest, int settle_steps, int rest_steps,
-                              const PileContacts& contacts = {}, unsigned seed = 7) {
+                              const PileContacts& contacts = {},
+                              unsigned seed = test::kQuietPileSeeds[0]) {
   test::QuietPileRun run = test::settleQuietPile(Tpetra::getDefaultComm(), rest, settle_steps,
                                                  rest_steps, contacts, seed);
   std::sort(run.speeds.begin(), run.speeds.end());
@@ -154,7 +155,8 @@ TEST(QuietRest, ABulkStopNeedsASolverThatStopsAtAQuantile) {
 // each step says truthfully whether it converged.
 TEST(QuietRest, FixedBoundFrictionReportsItsConvergenceTruthfully) {
   for (const FrictionModel model : {FrictionModel::Box, FrictionModel::Cylinder}) {
-    for (const unsigned seed : {7u, 1u}) {
+    // Two of the seeds: a fixed-point run that misses costs about 12 s.
+    for (const unsigned seed : {test::kQuietPileSeeds[0], test::kQuietPileSeeds[1]}) {
       PileContacts contacts;
       contacts.sliding = model;
       const RestMeasures quiet =
